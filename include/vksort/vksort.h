@@ -1,0 +1,329 @@
+/* vksort: stable GPU radix sort for Vulkan 1.1, recorded into your command buffers.
+ *
+ * This header is the whole API and its manual.
+ *
+ * QUICK START
+ *   1. vksortCreateSorter() once per VkDevice, with your vkGet*ProcAddr.
+ *   2. vksortGetMemoryRequirements() for the largest count you will sort; create the keys,
+ *      values and scratch buffers with the sizes, alignments and usage flags it reports, from
+ *      your own allocator. vksort never allocates device memory.
+ *   3. vksortCreateBindings() once per set of buffers (like a VkFramebuffer).
+ *   4. vksortCmdSort() records the sort into your command buffer; submit it yourself.
+ *
+ * ALGORITHM
+ *   Least-significant-digit radix sort with 4-bit digits: one pass per 4 bits of the sorted bit
+ *   range (8 passes for 32-bit keys, 16 for 64-bit keys). Each pass records three compute
+ *   dispatches: count (per-workgroup digit counts with subgroup arithmetic), scan (exclusive
+ *   prefix sums over the counts of all workgroups) and reorder (a stable local sort of each
+ *   workgroup's tile in shared memory, then coalesced writes to the other buffer of a ping-pong
+ *   pair: your keys buffer and a same-sized region of the scratch buffer). The sort is stable:
+ *   keys that compare equal keep their input order, and values move with their keys.
+ *
+ * DEVICE REQUIREMENTS
+ *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
+ *   compute shaders (VkPhysicalDeviceSubgroupProperties). No device feature or extension has to
+ *   be enabled. Any subgroup size from 1 to 128 is handled, and subgroups need not be full.
+ *
+ * BINDING MODEL, AND WHY
+ *   Buffers reach the shaders through ordinary storage-buffer descriptor sets, which a
+ *   VksortBindings object allocates and writes once, when it is created. Recording then only
+ *   binds them. This works on every Vulkan 1.1 device (push descriptors and buffer device
+ *   addresses are extensions or optional features), allocates nothing while recording, and lets
+ *   several threads record with the same sorter and bindings at once.
+ *
+ * SYNCHRONIZATION CONTRACT (for vksortCmdSort)
+ *   The recorded commands are compute dispatches (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) that
+ *   read and write the keys, values and scratch buffers as storage buffers
+ *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT).
+ *   Before: make your writes of keys and values available to COMPUTE_SHADER reads, and order
+ *     any earlier use of the scratch buffer before COMPUTE_SHADER writes (e.g. a buffer or
+ *     global memory barrier from your producer's stage/access to COMPUTE_SHADER,
+ *     SHADER_READ | SHADER_WRITE).
+ *   After: the result is written by COMPUTE_SHADER with SHADER_WRITE; put a barrier from there
+ *     to your consumer's stage and access before you read it.
+ *   Between its own dispatches the sort records global memory barriers compute-write ->
+ *   compute-read/write. It leaves the compute pipeline, descriptor set 0 of the compute bind
+ *   point and push constants bound to its own objects: rebind yours afterwards.
+ *
+ * THREADS
+ *   A VksortSorter and a VksortBindings are immutable after creation. Any number of threads may
+ *   record with them at once, each into its own command buffer. Destroy them only after every
+ *   command buffer that uses them has completed execution.
+ *
+ * ERRORS
+ *   Functions that can fail because of the device or the host return a VkResult. Invalid usage
+ *   (a null handle, a count above the capacity, a misaligned offset, a buffer range too small,
+ *   an empty bit range...) is reported through the assert handler (vksortSetAssertHandler);
+ *   the default one prints the message and calls abort(). If an installed handler returns, the
+ *   function returns VK_ERROR_VALIDATION_FAILED_EXT and records or creates nothing.
+ */
+#ifndef VKSORT_H
+#define VKSORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan_core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VKSORT_VERSION_MAJOR 0
+#define VKSORT_VERSION_MINOR 1
+#define VKSORT_VERSION_PATCH 0
+
+/* A sorter: pipelines and device facts for one VkDevice. */
+VK_DEFINE_HANDLE(VksortSorter)
+/* The descriptor sets that bind one set of keys, values and scratch buffers. */
+VK_DEFINE_HANDLE(VksortBindings)
+
+/* The key's bit pattern and how it is ordered. Signed keys are two's complement. Floating-point
+ * keys are ordered by IEEE 754 totalOrder, on the bits alone:
+ *   -NaN < -inf < -finite < -0.0 < +0.0 < +finite < +inf < +NaN
+ * (NaNs of either sign are ordered among themselves by payload.) */
+typedef enum VksortKeyType {
+    VKSORT_KEY_TYPE_UINT32 = 0,
+    VKSORT_KEY_TYPE_INT32 = 1,
+    VKSORT_KEY_TYPE_FLOAT32 = 2,
+    VKSORT_KEY_TYPE_UINT64 = 3,
+    VKSORT_KEY_TYPE_INT64 = 4,
+    VKSORT_KEY_TYPE_FLOAT64 = 5,
+    VKSORT_KEY_TYPE_MAX_ENUM = 0x7FFFFFFF
+} VksortKeyType;
+
+/* What moves with each key. */
+typedef enum VksortValueType {
+    /* Keys only. */
+    VKSORT_VALUE_TYPE_NONE = 0,
+    /* Any 32-bit payload, moved unchanged. */
+    VKSORT_VALUE_TYPE_UINT32 = 1,
+    /* Any 64-bit payload, moved unchanged. */
+    VKSORT_VALUE_TYPE_UINT64 = 2,
+    /* Argsort: the sort writes, as the value of each output key, the uint32_t index that key
+     * had in the input. The values buffer is output only: its contents before the sort are
+     * ignored. */
+    VKSORT_VALUE_TYPE_INDEX = 3,
+    VKSORT_VALUE_TYPE_MAX_ENUM = 0x7FFFFFFF
+} VksortValueType;
+
+typedef enum VksortOrder {
+    VKSORT_ORDER_ASCENDING = 0,
+    /* Largest key first. Still stable: equal keys keep their input order. */
+    VKSORT_ORDER_DESCENDING = 1,
+    VKSORT_ORDER_MAX_ENUM = 0x7FFFFFFF
+} VksortOrder;
+
+/* Receives a human-readable explanation whenever a function of this sorter returns an error
+ * VkResult (for example which device capability is missing). Called on the failing thread. */
+typedef void(VKAPI_PTR* PFN_vksortMessageCallback)(const char* message, void* pUserData);
+
+typedef VkFlags VksortSorterCreateFlags;
+typedef enum VksortSorterCreateFlagBits {
+    /* The device was created with subgroupSizeControl and computeFullSubgroups enabled (Vulkan
+     * 1.3 core, or VK_EXT_subgroup_size_control). Lets the sorter request full subgroups and
+     * honour requiredSubgroupSize. */
+    VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT = 0x00000001,
+    VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
+} VksortSorterCreateFlagBits;
+
+typedef struct VksortSorterCreateInfo {
+    /* Reserved for extensions; must be NULL. */
+    const void* pNext;
+    VksortSorterCreateFlags flags;
+    /* The apiVersion your VkInstance was created with (VkApplicationInfo::apiVersion); at least
+     * VK_API_VERSION_1_1. */
+    uint32_t apiVersion;
+    VkInstance instance;
+    VkPhysicalDevice physicalDevice;
+    /* The device the sort will run on. It must have been created from physicalDevice. */
+    VkDevice device;
+    /* How vksort loads Vulkan: it calls no global vk* function, only what these return. Required.
+     * (With volk: pass vkGetInstanceProcAddr and vkGetDeviceProcAddr after volkLoadInstance.) */
+    PFN_vkGetInstanceProcAddr pfnGetInstanceProcAddr;
+    /* Optional: NULL fetches it through pfnGetInstanceProcAddr. */
+    PFN_vkGetDeviceProcAddr pfnGetDeviceProcAddr;
+    /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
+    const VkAllocationCallbacks* pAllocationCallbacks;
+    /* Optional pipeline cache used when the sorter compiles its pipelines. */
+    VkPipelineCache pipelineCache;
+    /* 0 lets the driver choose. Otherwise a power of two within the device's
+     * [minSubgroupSize, maxSubgroupSize] for compute; requires
+     * VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT. Meant for testing and tuning. */
+    uint32_t requiredSubgroupSize;
+    /* Tuning overrides; 0 takes the default chosen for the device. The workgroup size is the
+     * invocations per workgroup of the count and reorder passes (a power of two from 16 to the
+     * device's limit); keys per thread sets the tile (workgroup size * keys per thread keys,
+     * which must fit the device's shared memory). */
+    uint32_t workgroupSize;
+    uint32_t keysPerThread;
+    /* Optional; see PFN_vksortMessageCallback. */
+    PFN_vksortMessageCallback pfnMessageCallback;
+    void* pMessageUserData;
+} VksortSorterCreateInfo;
+
+/* Creates a sorter: checks the device, compiles the pipelines (this can take a while; pass a
+ * pipeline cache to reuse the work). Returns VK_ERROR_INITIALIZATION_FAILED for an instance
+ * or device below Vulkan 1.1 or a missing entry point, VK_ERROR_FEATURE_NOT_PRESENT when
+ * the device lacks a required subgroup capability or an override does not fit the device (the
+ * message callback names it), or the error of the Vulkan call that failed. */
+VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo, VksortSorter* pSorter);
+
+/* Destroys a sorter. Every VksortBindings created from it must be destroyed first, and no
+ * pending command buffer may still use it. NULL is ignored. */
+void vksortDestroySorter(VksortSorter sorter);
+
+/* Facts about a sorter, for logs and for tests. */
+typedef struct VksortSorterProperties {
+    /* Invocations per workgroup and keys per invocation of the count and reorder passes. */
+    uint32_t workgroupSize;
+    uint32_t keysPerThread;
+    /* Keys per workgroup tile (workgroupSize * keysPerThread). */
+    uint32_t tileSize;
+    /* The subgroup size the pipelines were created for (the required size, or the device's
+     * default), and the smallest one the shared arrays are sized for. */
+    uint32_t subgroupSize;
+    uint32_t minSubgroupSize;
+    /* The largest count any one sort can handle for 32-bit and 64-bit keys (with 64-bit values,
+     * the tightest case): bounded by maxStorageBufferRange and 32-bit indexing. */
+    uint32_t maxCount32;
+    uint32_t maxCount64;
+} VksortSorterProperties;
+
+void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
+
+/* ---- Memory -------------------------------------------------------------------------------- */
+
+/* What you will sort: the capacity and the format of the buffers. */
+typedef struct VksortMemoryRequirementsInfo {
+    /* Reserved for extensions; must be NULL. */
+    const void* pNext;
+    /* The largest count you will sort with these buffers; at least 1, and at most the
+     * maxCount32/maxCount64 of vksortGetSorterProperties for this key and value width. */
+    uint32_t maxCount;
+    VksortKeyType keyType;
+    VksortValueType valueType;
+} VksortMemoryRequirementsInfo;
+
+typedef struct VksortBufferRequirements {
+    /* Bytes the range must hold (0: this buffer is not used). */
+    VkDeviceSize size;
+    /* The range's offset inside its VkBuffer must be a multiple of this, in bytes. */
+    VkDeviceSize alignment;
+    /* Usage flags the VkBuffer must have been created with. */
+    VkBufferUsageFlags usage;
+} VksortBufferRequirements;
+
+typedef struct VksortMemoryRequirements {
+    /* Your keys: maxCount keys of 4 or 8 bytes. */
+    VksortBufferRequirements keys;
+    /* Your values: maxCount values of 4 or 8 bytes (4 for VKSORT_VALUE_TYPE_INDEX); size 0
+     * without values. */
+    VksortBufferRequirements values;
+    /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
+     * (as large as keys plus values) and the count tables. Its contents need no initialization
+     * and are garbage afterwards, except where a sort with an odd pass count left its result
+     * (see VksortSortResult). */
+    VksortBufferRequirements scratch;
+} VksortMemoryRequirements;
+
+/* Pure query: fills the sizes, alignments and usage flags for pInfo. Returns
+ * VK_ERROR_VALIDATION_FAILED_EXT (through the assert handler) for a maxCount of 0 or above the
+ * sorter's maximum for that format. */
+VkResult vksortGetMemoryRequirements(VksortSorter sorter, const VksortMemoryRequirementsInfo* pInfo,
+                                     VksortMemoryRequirements* pRequirements);
+
+/* ---- Bindings ------------------------------------------------------------------------------ */
+
+/* A range of a VkBuffer: `size` bytes from `offset`. vksort cannot ask Vulkan how large a
+ * buffer is, so it trusts these numbers: they must lie inside the buffer. */
+typedef struct VksortBufferRange {
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    VkDeviceSize size;
+} VksortBufferRange;
+
+typedef struct VksortBindingsCreateInfo {
+    /* Reserved for extensions; must be NULL. */
+    const void* pNext;
+    /* Capacity and format, as given to vksortGetMemoryRequirements. */
+    uint32_t maxCount;
+    VksortKeyType keyType;
+    VksortValueType valueType;
+    /* Each range must be at least the size the requirements report, its offset a multiple of
+     * the reported alignment, its buffer created with the reported usage. Ranges must not
+     * overlap. `values` is ignored (leave it zeroed) for VKSORT_VALUE_TYPE_NONE. */
+    VksortBufferRange keys;
+    VksortBufferRange values;
+    VksortBufferRange scratch;
+} VksortBindingsCreateInfo;
+
+/* Creates the descriptor sets for one set of buffers. Returns the error of the failing Vulkan
+ * call, or VK_ERROR_VALIDATION_FAILED_EXT for invalid ranges. */
+VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
+                              VksortBindings* pBindings);
+
+/* Destroys bindings no pending command buffer uses any more. NULL is ignored. */
+void vksortDestroyBindings(VksortSorter sorter, VksortBindings bindings);
+
+/* ---- Sorting ------------------------------------------------------------------------------- */
+
+/* endBit value meaning "the width of the key" (32 or 64). */
+#define VKSORT_KEY_WIDTH 0u
+
+typedef struct VksortSortInfo {
+    /* Reserved for extensions; must be NULL. */
+    const void* pNext;
+    VksortBindings bindings;
+    /* Keys (and values) to sort, from the start of the ranges; at most the bindings' maxCount.
+     * 0 records nothing. */
+    uint32_t count;
+    VksortOrder order;
+    /* Sort by bits [beginBit, endBit) of the key only (bit 0 is the least significant bit of
+     * the key's integer or IEEE bit pattern); keys equal in those bits keep their input order.
+     * endBit = VKSORT_KEY_WIDTH means up to the top bit. The range must not be empty and must
+     * lie within the key. One pass runs per 4 bits of the range, rounded up.
+     * For signed and floating-point keys the order applies to the bits after they are mapped
+     * to an order-preserving unsigned form (sign bit flipped; for negative floats, all bits),
+     * so a range that excludes the top bit sorts by a slice of that form. */
+    uint32_t beginBit;
+    uint32_t endBit;
+} VksortSortInfo;
+
+/* Where the sorted keys and values are. With an even pass count they are back in your keys and
+ * values ranges; with an odd one they are in the scratch buffer. Either way the other buffer's
+ * contents are undefined. The location depends only on the pass count, never on the count. */
+typedef struct VksortSortResult {
+    uint32_t passCount;
+    /* VK_TRUE when the result is in the scratch buffer. */
+    VkBool32 inScratch;
+    /* The ranges holding the sorted keys and values (values.buffer is VK_NULL_HANDLE without
+     * values); each range has the bindings' capacity, the first `count` elements are sorted. */
+    VksortBufferRange keys;
+    VksortBufferRange values;
+} VksortSortResult;
+
+/* Pure query: where vksortCmdSort with this info leaves its result. */
+VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, VksortSortResult* pResult);
+
+/* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
+ * recording state, outside a render pass, on a queue family with compute support. Nothing is
+ * submitted, waited for or allocated. See SYNCHRONIZATION CONTRACT above for the barriers you
+ * own. pResult (optional) receives vksortGetSortResult's answer. */
+VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
+                       VksortSortResult* pResult);
+
+/* ---- Invalid usage -------------------------------------------------------------------------- */
+
+/* Called with a description of the invalid usage, on the calling thread. If it returns, the
+ * vksort function that detected the misuse returns VK_ERROR_VALIDATION_FAILED_EXT. */
+typedef void(VKAPI_PTR* PFN_vksortAssertHandler)(const char* message, void* pUserData);
+
+/* Replaces the process-wide assert handler; NULL restores the default (print to stderr, then
+ * abort()). Not synchronized with concurrent vksort calls: set it once at start-up. */
+void vksortSetAssertHandler(PFN_vksortAssertHandler handler, void* pUserData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VKSORT_H */

@@ -1,0 +1,177 @@
+// vksort GLSL library: bindings, keys and digits, subgroup-to-workgroup scans.
+//
+// Every pass includes this file. Build-time defines choose the variant:
+//   VKSORT_KEY_WORDS    1 (32-bit keys) or 2 (64-bit keys, as two 32-bit words: no shaderInt64)
+//   VKSORT_VALUE_WORDS  0 (keys only), 1 (32-bit values or argsort indices), 2 (64-bit values)
+// Nothing here assumes a subgroup size: subgroups may hold 1 to 128 invocations and need not
+// be full, so positions inside a tile come from ballots of the active lanes, never from
+// gl_SubgroupSize or gl_LocalInvocationIndex arithmetic.
+
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+
+#include "vksort_config.h"
+
+#ifndef VKSORT_KEY_WORDS
+#define VKSORT_KEY_WORDS 1
+#endif
+#ifndef VKSORT_VALUE_WORDS
+#define VKSORT_VALUE_WORDS 0
+#endif
+
+// Upper bound of gl_NumSubgroups: the host sets it to workgroup size / smallest subgroup size.
+layout(constant_id = kSpecMaxSubgroups) const uint MAX_SUBGROUPS = 64;
+
+layout(push_constant) uniform PushBlock { VksortPushConstants pc; };
+
+#if VKSORT_KEY_WORDS == 1
+#define Key uint
+#else
+#define Key uvec2 // .x low word, .y high word: a little-endian 64-bit key
+#endif
+#if VKSORT_VALUE_WORDS == 1
+#define Value uint
+#elif VKSORT_VALUE_WORDS == 2
+#define Value uvec2
+#endif
+
+layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysIn { Key keysIn[]; };
+layout(set = 0, binding = kBindingKeysOut, std430) restrict writeonly buffer KeysOut { Key keysOut[]; };
+#if VKSORT_VALUE_WORDS > 0
+layout(set = 0, binding = kBindingValuesIn, std430) restrict readonly buffer ValuesIn { Value valuesIn[]; };
+layout(set = 0, binding = kBindingValuesOut, std430) restrict writeonly buffer ValuesOut { Value valuesOut[]; };
+#endif
+layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint tables[]; };
+
+// ---- Launch ------------------------------------------------------------------------------
+
+uint elementCount() {
+    return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoCount] : pc.count;
+}
+
+uint tileCount() {
+    return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoNumTiles] : pc.numTiles;
+}
+
+// Grids wider than maxComputeWorkGroupCount[0] are split into rows; this is the flat tile index.
+uint flatWorkgroupIndex() {
+    return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+}
+
+// A device may launch more subgroups than the host sized the shared arrays for (a subgroup
+// size below the one it reported). Refuse such a launch visibly rather than write out of bounds.
+bool launchIsSupported() {
+    if (gl_NumSubgroups <= MAX_SUBGROUPS) return true;
+    if (gl_LocalInvocationIndex == 0u) atomicOr(tables[kInfoStatus], kStatusTooManySubgroups);
+    return false;
+}
+
+// ---- Keys and digits -----------------------------------------------------------------------
+
+// Signed and float keys, and descending order, become an unsigned integer whose ascending order
+// is the requested order. The mapping is applied whenever a digit is extracted; keys are stored
+// unchanged, so every buffer always holds the caller's own bit patterns.
+//   signed:  flip the sign bit.
+//   float:   negative (sign set) flips every bit, positive flips the sign bit. This is IEEE 754
+//            totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+//   descending: invert the ordered key; a stable ascending sort of it keeps equal keys in input
+//            order, which is what a stable descending sort means.
+uint orderedHighXor(uint high) {
+    uint keyType = pc.flags & kFlagKeyTypeMask;
+    uint descending = (pc.flags & kFlagDescending) != 0u ? 0xFFFFFFFFu : 0u;
+    uint signFill = keyType == kFlagKeyFloat ? uint(int(high) >> 31) : 0u;
+    uint signBit = keyType != kFlagKeyUnsigned ? 0x80000000u : 0u;
+    return (signFill | signBit) ^ descending;
+}
+
+uint orderedLowXor(uint high) {
+    uint descending = (pc.flags & kFlagDescending) != 0u ? 0xFFFFFFFFu : 0u;
+    uint signFill = (pc.flags & kFlagKeyTypeMask) == kFlagKeyFloat ? uint(int(high) >> 31) : 0u;
+    return signFill ^ descending;
+}
+
+// The digit of a key for a pass that sorts bits [shift, min(shift + 4, endBit)).
+uint digitOf(Key key, uint shift, uint endBit) {
+    uint mask = (1u << min(kDigitBits, endBit - shift)) - 1u;
+#if VKSORT_KEY_WORDS == 1
+    return ((key ^ orderedHighXor(key)) >> shift) & mask;
+#else
+    uint high = key.y ^ orderedHighXor(key.y);
+    if (shift >= 32u) return (high >> (shift - 32u)) & mask;
+    uint low = key.x ^ orderedLowXor(key.y);
+    uint bits = low >> shift;
+    if (shift + kDigitBits > 32u) bits |= high << (32u - shift); // the digit straddles the words
+    return bits & mask;
+#endif
+}
+
+// ---- Subgroup and workgroup scans ------------------------------------------------------------
+
+// Lanes of this subgroup whose digit equals ours (4 ballots, one per digit bit).
+uvec4 matchDigit(uint digit) {
+    uvec4 peers = subgroupBallot(true);
+    for (uint b = 0u; b < kDigitBits; ++b) {
+        bool bit = ((digit >> b) & 1u) != 0u;
+        uvec4 ballot = subgroupBallot(bit);
+        peers &= bit ? ballot : ~ballot;
+    }
+    return peers;
+}
+
+// Totals of the subgroups, scanned by subgroup 0; the grand total sits after the last subgroup.
+shared uint s_subgroupTotals[MAX_SUBGROUPS + 1u];
+
+// Exclusive prefix sum over the workgroup of one value per invocation, in the order
+// (gl_SubgroupID, active lane). Every invocation must call it (it contains barriers).
+uint workgroupExclusiveScan(uint value, out uint total) {
+    uint inclusive = subgroupInclusiveAdd(value);
+    uvec4 activeLanes = subgroupBallot(true);
+    barrier(); // the previous call's readers are done with s_subgroupTotals
+    if (gl_SubgroupInvocationID == subgroupBallotFindMSB(activeLanes)) {
+        s_subgroupTotals[gl_SubgroupID] = inclusive;
+    }
+    barrier();
+    if (gl_SubgroupID == 0u) {
+        uint lane = subgroupBallotExclusiveBitCount(activeLanes);
+        uint width = subgroupBallotBitCount(activeLanes);
+        uint carry = 0u;
+        for (uint base = 0u; base < gl_NumSubgroups; base += width) {
+            uint i = base + lane;
+            uint t = i < gl_NumSubgroups ? s_subgroupTotals[i] : 0u;
+            uint scanned = subgroupInclusiveAdd(t);
+            if (i < gl_NumSubgroups) s_subgroupTotals[i] = carry + scanned - t;
+            carry += subgroupAdd(t);
+        }
+        if (lane == 0u) s_subgroupTotals[gl_NumSubgroups] = carry;
+    }
+    barrier();
+    total = s_subgroupTotals[gl_NumSubgroups];
+    return s_subgroupTotals[gl_SubgroupID] + inclusive - value;
+}
+
+// Where this invocation's keys sit in a tile of gl_WorkGroupSize.x * keysPerThread keys.
+// Subgroup s owns a contiguous chunk (its activeLanes lanes * keysPerThread keys, after the chunks of
+// subgroups 0..s-1); in step j its lanes read consecutive keys. The order (subgroup, step, lane)
+// is therefore input order, which is what makes the ranking below stable.
+struct TileLayout {
+    uint chunkBase; // first tile slot of this subgroup's chunk
+    uint lane;      // rank among the subgroup's activeLanes lanes
+    uint width;     // activeLanes lanes in this subgroup
+};
+
+TileLayout tileLayout(uint keysPerThread) {
+    uvec4 activeLanes = subgroupBallot(true);
+    TileLayout place;
+    place.lane = subgroupBallotExclusiveBitCount(activeLanes);
+    place.width = subgroupBallotBitCount(activeLanes);
+    uint total;
+    uint position = workgroupExclusiveScan(1u, total);
+    place.chunkBase = (position - place.lane) * keysPerThread;
+    return place;
+}
+
+uint tileSlot(TileLayout place, uint step) {
+    return place.chunkBase + step * place.width + place.lane;
+}

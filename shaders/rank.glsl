@@ -1,0 +1,73 @@
+// vksort GLSL library: a tile of keys stably ranked by digit, and moved, in shared memory.
+// Included after common.glsl and tile.glsl by the reorder pass and the single-workgroup sort.
+
+// Per-subgroup digit counters, digit-major ([digit * gl_NumSubgroups + subgroup]), so that after
+// an exclusive scan each entry is where that subgroup's keys of that digit start in the tile.
+shared uint s_histogram[kRadix * MAX_SUBGROUPS];
+
+// This invocation's digits (input) and their positions in the sorted tile (output of rankTile).
+uint g_digit[KEYS_PER_THREAD];
+uint g_rank[KEYS_PER_THREAD];
+
+// Exclusive scan, in place, of the first `n` entries of s_histogram: each invocation sums a
+// short run of consecutive entries, the runs' sums are scanned across the workgroup.
+void scanHistogram(uint n) {
+    uint perInvocation = (n + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+    uint begin = min(gl_LocalInvocationIndex * perInvocation, n);
+    uint end = min(begin + perInvocation, n);
+    uint sum = 0u;
+    for (uint i = begin; i < end; ++i) sum += s_histogram[i];
+    uint total;
+    uint running = workgroupExclusiveScan(sum, total);
+    for (uint i = begin; i < end; ++i) {
+        uint count = s_histogram[i];
+        s_histogram[i] = running;
+        running += count;
+    }
+    barrier();
+}
+
+// Ranks every key of the tile by g_digit, stably: keys of a smaller digit first, equal digits
+// in input order (subgroup chunk, then step, then lane; see tileLayout). On return g_rank[j] is
+// the sorted position of this invocation's key j and localDigitStart(d) is where digit d begins.
+void rankTile() {
+    uint subgroups = gl_NumSubgroups;
+    for (uint i = gl_LocalInvocationIndex; i < kRadix * subgroups; i += gl_WorkGroupSize.x) {
+        s_histogram[i] = 0u;
+    }
+    barrier();
+    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        uvec4 peers = matchDigit(g_digit[j]);
+        uint before = subgroupBallotExclusiveBitCount(peers);
+        uint count = subgroupBallotBitCount(peers);
+        uint counter = g_digit[j] * subgroups + gl_SubgroupID;
+        uint seen = s_histogram[counter];
+        subgroupMemoryBarrierShared();
+        subgroupBarrier(); // every peer has read the counter before the last peer advances it
+        if (before + 1u == count) s_histogram[counter] = seen + count;
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+        g_rank[j] = seen + before;
+    }
+    barrier();
+    scanHistogram(kRadix * subgroups);
+    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        g_rank[j] += s_histogram[g_digit[j] * subgroups + gl_SubgroupID];
+    }
+}
+
+uint localDigitStart(uint digit) {
+    return s_histogram[digit * gl_NumSubgroups];
+}
+
+// One 32-bit word per key goes to its rank in shared memory; each invocation then takes back the
+// words of its own tile slots, now in sorted order. Keys wider than a word and values move one
+// word plane at a time, so shared memory holds one word per key of the tile, never more.
+shared uint s_exchange[TILE_SIZE];
+
+void exchangeWords(inout uint words[KEYS_PER_THREAD], TileLayout place) {
+    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[g_rank[j]] = words[j];
+    barrier();
+    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[tileSlot(place, j)];
+    barrier();
+}

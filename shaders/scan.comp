@@ -1,0 +1,36 @@
+#version 450
+// Pass 2 of 3: exclusive prefix sums of the counts table.
+//
+// One workgroup per digit scans that digit's row (one count per tile) in place, in chunks of
+// gl_WorkGroupSize.x * kScanItemsPerThread tiles carried from chunk to chunk, so any number of
+// tiles works; it then stores the digit's total. The reorder pass adds the exclusive scan of
+// the 16 totals, which turns row prefixes into global output positions.
+
+#include "common.glsl"
+
+layout(local_size_x_id = kSpecWorkgroupSize) in;
+
+void main() {
+    if (!launchIsSupported()) return;
+    uint digit = gl_WorkGroupID.x;
+    uint tiles = tileCount();
+    uint row = kCountsOffset + digit * pc.rowStride;
+    uint carry = 0u;
+    for (uint chunk = 0u; chunk < tiles; chunk += gl_WorkGroupSize.x * kScanItemsPerThread) {
+        uint first = chunk + gl_LocalInvocationIndex * kScanItemsPerThread;
+        uint counts[kScanItemsPerThread];
+        uint sum = 0u;
+        for (uint i = 0u; i < kScanItemsPerThread; ++i) {
+            counts[i] = first + i < tiles ? tables[row + first + i] : 0u;
+            sum += counts[i];
+        }
+        uint chunkTotal;
+        uint running = carry + workgroupExclusiveScan(sum, chunkTotal);
+        for (uint i = 0u; i < kScanItemsPerThread; ++i) {
+            if (first + i < tiles) tables[row + first + i] = running;
+            running += counts[i];
+        }
+        carry += chunkTotal;
+    }
+    if (gl_LocalInvocationIndex == 0u) tables[kTotalsOffset + digit] = carry;
+}

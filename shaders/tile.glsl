@@ -1,0 +1,6 @@
+// vksort GLSL library: the geometry of one workgroup's tile of keys.
+// Included after common.glsl by the passes that work on whole tiles (count, reorder, small sort).
+
+layout(local_size_x_id = kSpecWorkgroupSize) in;
+layout(constant_id = kSpecKeysPerThread) const uint KEYS_PER_THREAD = 16;
+const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;

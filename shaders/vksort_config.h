@@ -1,0 +1,96 @@
+/* vksort: constants and layouts shared by the GLSL shaders and the C++ host.
+ *
+ * This file is the single source of truth for everything both sides must agree on: the digit
+ * width, descriptor bindings, specialization-constant IDs, push-constant layout, flag bits and
+ * the layout of the internal tables inside the scratch buffer. The shaders include it with
+ * GL_GOOGLE_include_directive; src/ includes it as C++ and checks the layout with static_asserts.
+ * Never write one of these values a second time anywhere else.
+ */
+#ifndef VKSORT_CONFIG_H
+#define VKSORT_CONFIG_H
+
+#ifdef GL_core_profile
+#define VKSORT_U32 uint
+#define VKSORT_CONST const uint
+#else
+#include <cstdint>
+#define VKSORT_U32 uint32_t
+#define VKSORT_CONST constexpr uint32_t
+namespace vksort {
+#endif
+
+/* ---- Radix ------------------------------------------------------------------------------- */
+/* 4-bit digits: 16 buckets per pass, 8 passes for 32-bit keys, 16 for 64-bit keys. */
+VKSORT_CONST kDigitBits = 4u;
+VKSORT_CONST kRadix = 16u;
+
+/* ---- Descriptor set 0 -------------------------------------------------------------------- */
+/* Every pipeline uses the same set layout; a pass reads "in" and writes "out". The host owns
+ * which buffer sits behind which binding for each pass (see src/bindings.cpp). */
+VKSORT_CONST kBindingKeysIn = 0u;
+VKSORT_CONST kBindingKeysOut = 1u;
+VKSORT_CONST kBindingValuesIn = 2u;
+VKSORT_CONST kBindingValuesOut = 3u;
+VKSORT_CONST kBindingTables = 4u;
+VKSORT_CONST kBindingCount = 5u;
+
+/* ---- Specialization constants ------------------------------------------------------------ */
+VKSORT_CONST kSpecWorkgroupSize = 0u;  /* local_size_x of every pipeline */
+VKSORT_CONST kSpecKeysPerThread = 1u;  /* tile = workgroup size * keys per thread */
+VKSORT_CONST kSpecMaxSubgroups = 2u;   /* upper bound of gl_NumSubgroups, sizes shared arrays */
+
+/* ---- Push-constant flags ----------------------------------------------------------------- */
+/* Bits 0-1: how the key's bits map to an order-preserving unsigned integer. */
+VKSORT_CONST kFlagKeyUnsigned = 0u;
+VKSORT_CONST kFlagKeySigned = 1u;
+VKSORT_CONST kFlagKeyFloat = 2u;
+VKSORT_CONST kFlagKeyTypeMask = 3u;
+VKSORT_CONST kFlagDescending = 4u;      /* invert the ordered key: a stable descending sort */
+VKSORT_CONST kFlagIndexValues = 8u;     /* this pass makes values = input index (argsort) */
+VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the tables' info */
+
+/* ---- Push constants ---------------------------------------------------------------------- */
+/* One block for every pipeline; 32 bytes, well under the 128 bytes every device offers. */
+struct VksortPushConstants {
+    VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect) */
+    VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
+    VKSORT_U32 rowStride;  /* tiles per digit row of the counts table (capacity, not count) */
+    VKSORT_U32 shift;      /* lowest key bit of this pass's digit (the small sort: the begin bit) */
+    VKSORT_U32 endBit;     /* one past the highest key bit sorted: a digit never reaches past it */
+    VKSORT_U32 flags;      /* kFlag* bits */
+    VKSORT_U32 maxCount;   /* the bindings' capacity: indirect counts are clamped to it */
+    VKSORT_U32 dispatchWidth; /* indirect setup: max workgroups per grid row */
+};
+VKSORT_CONST kPushConstantsSize = 32u;
+
+/* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
+/* [0, kInfoWords)        info: runtime count, tile count, indirect dispatch arguments, status
+ * [kTotalsOffset, +16)   per-digit totals of the current pass, written by the scan
+ * [kCountsOffset, ...)   per-tile digit counts, digit-major: counts[d * rowStride + tile];
+ *                        the scan turns each row into its exclusive prefix in place. */
+VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
+VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count */
+VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for count and reorder */
+VKSORT_CONST kInfoScanArgs = 8u;       /* VkDispatchIndirectCommand for the scan */
+VKSORT_CONST kInfoSmallArgs = 12u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
+VKSORT_CONST kInfoStatus = 16u;        /* nonzero: a shader met an impossible launch (see below) */
+VKSORT_CONST kInfoWords = 32u;
+VKSORT_CONST kTotalsOffset = kInfoWords;
+VKSORT_CONST kCountsOffset = kTotalsOffset + kRadix;
+
+/* kInfoStatus bits: written instead of touching memory out of bounds. */
+VKSORT_CONST kStatusTooManySubgroups = 1u; /* gl_NumSubgroups exceeded kSpecMaxSubgroups */
+
+/* ---- Scan ---------------------------------------------------------------------------------- */
+/* The scan runs with the tile passes' workgroup size; each invocation scans this many
+ * consecutive tiles per chunk. */
+VKSORT_CONST kScanItemsPerThread = 4u;
+
+#ifndef GL_core_profile
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 32 bytes");
+static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
+static_assert(kInfoSmallArgs + 3u <= kInfoStatus && kInfoStatus < kInfoWords, "info fits");
+} /* namespace vksort */
+#endif
+
+#endif /* VKSORT_CONFIG_H */

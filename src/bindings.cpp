@@ -1,0 +1,137 @@
+// Bindings: the descriptor sets that connect one set of caller buffers to the pipelines.
+#include <new>
+#include <string>
+
+#include "diagnostics.hpp"
+#include "objects.hpp"
+
+using namespace vksort;
+
+namespace {
+
+std::string rangeText(const char* name, const VksortBufferRange& r) {
+    return std::string(name) + " range (offset " + std::to_string(r.offset) + ", size " + std::to_string(r.size) + ")";
+}
+
+bool overlap(const VksortBufferRange& a, const VksortBufferRange& b) {
+    return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+}
+
+} // namespace
+
+extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
+                                         VksortBindings* pBindings) {
+    VKSORT_REQUIRE(sorter != nullptr && pCreateInfo != nullptr && pBindings != nullptr,
+                   "sorter, pCreateInfo and pBindings must not be NULL");
+    const VksortBindingsCreateInfo& info = *pCreateInfo;
+    VKSORT_REQUIRE(info.pNext == nullptr, "pNext must be NULL");
+    *pBindings = VK_NULL_HANDLE;
+
+    VksortMemoryRequirementsInfo requirementsInfo{nullptr, info.maxCount, info.keyType, info.valueType};
+    VksortMemoryRequirements required{};
+    VkResult result = vksortGetMemoryRequirements(sorter, &requirementsInfo, &required);
+    if (result != VK_SUCCESS) return result;
+
+    bool hasValues = info.valueType != VKSORT_VALUE_TYPE_NONE;
+    struct Check {
+        const char* name;
+        const VksortBufferRange& range;
+        const VksortBufferRequirements& need;
+    };
+    const Check checks[] = {{"keys", info.keys, required.keys},
+                            {"values", info.values, required.values},
+                            {"scratch", info.scratch, required.scratch}};
+    for (const Check& c : checks) {
+        if (c.need.size == 0) continue;
+        VKSORT_REQUIRE(c.range.buffer != VK_NULL_HANDLE, std::string(c.name) + ".buffer must not be VK_NULL_HANDLE");
+        VKSORT_REQUIRE(c.range.offset % c.need.alignment == 0,
+                       rangeText(c.name, c.range) + ": the offset must be a multiple of " +
+                           std::to_string(c.need.alignment));
+        VKSORT_REQUIRE(c.range.size >= c.need.size, rangeText(c.name, c.range) + " is smaller than the " +
+                                                        std::to_string(c.need.size) + " bytes " +
+                                                        std::to_string(info.maxCount) + " elements need");
+        VKSORT_REQUIRE(c.range.offset + c.range.size >= c.range.offset, rangeText(c.name, c.range) + " wraps around");
+    }
+    VKSORT_REQUIRE(!overlap(info.keys, info.scratch), "the keys and scratch ranges overlap");
+    if (hasValues) {
+        VKSORT_REQUIRE(!overlap(info.keys, info.values), "the keys and values ranges overlap");
+        VKSORT_REQUIRE(!overlap(info.values, info.scratch), "the values and scratch ranges overlap");
+    }
+
+    VksortBindings bindings = new (std::nothrow) VksortBindings_T;
+    if (bindings == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+    bindings->maxCount = info.maxCount;
+    bindings->keyType = info.keyType;
+    bindings->valueType = info.valueType;
+    bindings->keys = {info.keys.buffer, info.keys.offset, required.keys.size};
+    if (hasValues) bindings->values = {info.values.buffer, info.values.offset, required.values.size};
+    bindings->scratch = {info.scratch.buffer, info.scratch.offset, required.scratch.size};
+    bindings->layout = planScratch(sorter->tile, info.maxCount, keyBytes(info.keyType), valueBytes(info.valueType),
+                                   scratchAlignment(*sorter));
+
+    const Functions& fn = sorter->fn;
+    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetCount * kBindingCount};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = kSetCount;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &poolSize;
+    result = fn.vkCreateDescriptorPool(sorter->device, &poolInfo, sorter->allocator(), &bindings->pool);
+    if (result != VK_SUCCESS) {
+        delete bindings;
+        return result;
+    }
+    VkDescriptorSetLayout layouts[kSetCount] = {sorter->pipelines.setLayout, sorter->pipelines.setLayout};
+    VkDescriptorSetAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    allocateInfo.descriptorPool = bindings->pool;
+    allocateInfo.descriptorSetCount = kSetCount;
+    allocateInfo.pSetLayouts = layouts;
+    result = fn.vkAllocateDescriptorSets(sorter->device, &allocateInfo, bindings->sets);
+    if (result != VK_SUCCESS) {
+        vksortDestroyBindings(sorter, bindings);
+        return result;
+    }
+
+    const ScratchLayout& l = bindings->layout;
+    const VksortBufferRange& s = bindings->scratch;
+    const VkDescriptorBufferInfo callerKeys{bindings->keys.buffer, bindings->keys.offset, bindings->keys.size};
+    const VkDescriptorBufferInfo scratchKeys{s.buffer, s.offset + l.keysOffset, l.keysBytes};
+    const VkDescriptorBufferInfo callerValues{bindings->values.buffer, bindings->values.offset, bindings->values.size};
+    const VkDescriptorBufferInfo scratchValues{s.buffer, s.offset + l.valuesOffset, l.valuesBytes};
+    const VkDescriptorBufferInfo tables{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
+
+    VkWriteDescriptorSet writes[kSetCount * kBindingCount];
+    uint32_t writeCount = 0;
+    auto write = [&](VkDescriptorSet set, uint32_t binding, const VkDescriptorBufferInfo* buffer) {
+        VkWriteDescriptorSet& w = writes[writeCount++];
+        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = set;
+        w.dstBinding = binding;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = buffer;
+    };
+    const VkDescriptorBufferInfo* keysFrom[kSetCount] = {&callerKeys, &scratchKeys};
+    const VkDescriptorBufferInfo* valuesFrom[kSetCount] = {&callerValues, &scratchValues};
+    for (uint32_t set = 0; set < kSetCount; ++set) {
+        uint32_t other = 1 - set;
+        write(bindings->sets[set], kBindingKeysIn, keysFrom[set]);
+        write(bindings->sets[set], kBindingKeysOut, keysFrom[other]);
+        if (hasValues) {
+            write(bindings->sets[set], kBindingValuesIn, valuesFrom[set]);
+            write(bindings->sets[set], kBindingValuesOut, valuesFrom[other]);
+        }
+        write(bindings->sets[set], kBindingTables, &tables);
+    }
+    fn.vkUpdateDescriptorSets(sorter->device, writeCount, writes, 0, nullptr);
+    *pBindings = bindings;
+    return VK_SUCCESS;
+}
+
+extern "C" void vksortDestroyBindings(VksortSorter sorter, VksortBindings bindings) {
+    if (bindings == nullptr) return;
+    VKSORT_REQUIRE_VOID(sorter != nullptr, "sorter must not be NULL");
+    if (bindings->pool != VK_NULL_HANDLE) {
+        sorter->fn.vkDestroyDescriptorPool(sorter->device, bindings->pool, sorter->allocator());
+    }
+    delete bindings;
+}

@@ -1,0 +1,27 @@
+#include "functions.hpp"
+
+namespace vksort {
+
+const char* loadFunctions(PFN_vkGetInstanceProcAddr getInstanceProcAddr, PFN_vkGetDeviceProcAddr getDeviceProcAddr,
+                          VkInstance instance, VkDevice device, Functions* functions) {
+    Functions f;
+#define VKSORT_LOAD_INSTANCE(name)                                                      \
+    f.name = reinterpret_cast<PFN_##name>(getInstanceProcAddr(instance, #name));        \
+    if (f.name == nullptr) return #name;
+    VKSORT_INSTANCE_FUNCTIONS(VKSORT_LOAD_INSTANCE)
+#undef VKSORT_LOAD_INSTANCE
+    if (getDeviceProcAddr == nullptr) {
+        getDeviceProcAddr =
+            reinterpret_cast<PFN_vkGetDeviceProcAddr>(getInstanceProcAddr(instance, "vkGetDeviceProcAddr"));
+        if (getDeviceProcAddr == nullptr) return "vkGetDeviceProcAddr";
+    }
+#define VKSORT_LOAD_DEVICE(name)                                                        \
+    f.name = reinterpret_cast<PFN_##name>(getDeviceProcAddr(device, #name));            \
+    if (f.name == nullptr) return #name;
+    VKSORT_DEVICE_FUNCTIONS(VKSORT_LOAD_DEVICE)
+#undef VKSORT_LOAD_DEVICE
+    *functions = f;
+    return nullptr;
+}
+
+} // namespace vksort

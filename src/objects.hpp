@@ -1,0 +1,54 @@
+// What the public handles point to. Both are immutable after creation (see THREADS in the
+// public header): recording only reads them.
+#pragma once
+
+#include <vksort/vksort.h>
+
+#include "device.hpp"
+#include "functions.hpp"
+#include "pipelines.hpp"
+#include "plan.hpp"
+
+struct VksortSorter_T {
+    vksort::Functions fn;
+    VkDevice device = VK_NULL_HANDLE;
+    bool hasAllocator = false;
+    VkAllocationCallbacks allocatorCopy{};
+    vksort::DeviceInfo deviceInfo;
+    vksort::TileConfig tile;
+    uint32_t subgroupSize = 0; // what the pipelines run with (required or default)
+    vksort::Pipelines pipelines;
+    PFN_vksortMessageCallback messageCallback = nullptr;
+    void* messageUserData = nullptr;
+
+    const VkAllocationCallbacks* allocator() const { return hasAllocator ? &allocatorCopy : nullptr; }
+};
+
+// Descriptor sets for the two directions of the ping-pong: even passes read the caller's
+// buffers and write the scratch copies, odd passes the reverse.
+enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetCount = 2 };
+
+struct VksortBindings_T {
+    uint32_t maxCount = 0;
+    VksortKeyType keyType = VKSORT_KEY_TYPE_UINT32;
+    VksortValueType valueType = VKSORT_VALUE_TYPE_NONE;
+    VksortBufferRange keys{}, values{}, scratch{};
+    vksort::ScratchLayout layout;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VkDescriptorSet sets[kSetCount] = {};
+};
+
+namespace vksort {
+
+uint32_t keyBytes(VksortKeyType type);      // 4 or 8
+uint32_t valueBytes(VksortValueType type);  // 0, 4 or 8
+bool validKeyType(VksortKeyType type);
+// Alignment of the scratch range and of every region inside it: the device's storage-buffer
+// offset alignment, and at least 8 so 64-bit elements stay naturally aligned.
+uint64_t scratchAlignment(const VksortSorter_T& sorter);
+bool validValueType(VksortValueType type);
+// Index into Pipelines::count / reorder.
+inline uint32_t keyWidthIndex(VksortKeyType type) { return keyBytes(type) == 8 ? 1u : 0u; }
+inline uint32_t valueWidthIndex(VksortValueType type) { return valueBytes(type) / 4u; }
+
+} // namespace vksort

@@ -1,0 +1,139 @@
+#include "pipelines.hpp"
+
+#include <cstring>
+
+#include "spirv.hpp"
+
+namespace vksort {
+
+const SpirvBlob* findSpirv(const char* name) {
+    for (size_t i = 0; i < kSpirvBlobCount; ++i) {
+        if (std::strcmp(kSpirvBlobs[i].name, name) == 0) return &kSpirvBlobs[i];
+    }
+    return nullptr;
+}
+
+namespace {
+
+struct Creator {
+    const Functions& fn;
+    VkDevice device;
+    const VkAllocationCallbacks* allocator;
+    VkPipelineCache cache;
+    const PipelineOptions& options;
+    VkPipelineLayout layout;
+    std::string* failure;
+
+    VkResult create(const char* name, VkPipeline* pipeline) const {
+        const SpirvBlob* blob = findSpirv(name);
+        if (blob == nullptr) {
+            *failure = std::string("embedded SPIR-V ") + name + " is missing";
+            return VK_ERROR_INITIALIZATION_FAILED;
+        }
+        VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        moduleInfo.codeSize = blob->wordCount * sizeof(uint32_t);
+        moduleInfo.pCode = blob->words;
+        VkShaderModule module = VK_NULL_HANDLE;
+        VkResult result = fn.vkCreateShaderModule(device, &moduleInfo, allocator, &module);
+        if (result != VK_SUCCESS) {
+            *failure = std::string("vkCreateShaderModule(") + name + ")";
+            return result;
+        }
+
+        const uint32_t constants[] = {options.tile.workgroupSize, options.tile.keysPerThread,
+                                      options.tile.maxSubgroups};
+        const VkSpecializationMapEntry entries[] = {
+            {kSpecWorkgroupSize, 0, 4},
+            {kSpecKeysPerThread, 4, 4},
+            {kSpecMaxSubgroups, 8, 4},
+        };
+        VkSpecializationInfo specialization{3, entries, sizeof(constants), constants};
+
+        VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
+            VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+        requiredSize.requiredSubgroupSize = options.requiredSubgroupSize;
+
+        VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+        info.stage.pNext = options.requiredSubgroupSize != 0 ? &requiredSize : nullptr;
+        info.stage.flags = options.requireFullSubgroups ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT : 0;
+        info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        info.stage.module = module;
+        info.stage.pName = "main";
+        info.stage.pSpecializationInfo = &specialization;
+        info.layout = layout;
+        result = fn.vkCreateComputePipelines(device, cache, 1, &info, allocator, pipeline);
+        fn.vkDestroyShaderModule(device, module, allocator);
+        if (result != VK_SUCCESS) *failure = std::string("vkCreateComputePipelines(") + name + ")";
+        return result;
+    }
+};
+
+} // namespace
+
+VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,
+                         VkPipelineCache cache, const PipelineOptions& options, Pipelines* pipelines,
+                         std::string* failure) {
+    Pipelines p;
+    VkDescriptorSetLayoutBinding bindings[kBindingCount];
+    for (uint32_t i = 0; i < kBindingCount; ++i) {
+        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    }
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = kBindingCount;
+    setInfo.pBindings = bindings;
+    VkResult result = fn.vkCreateDescriptorSetLayout(device, &setInfo, allocator, &p.setLayout);
+    if (result != VK_SUCCESS) {
+        *failure = "vkCreateDescriptorSetLayout";
+        return result;
+    }
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantsSize};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &p.setLayout;
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &range;
+    result = fn.vkCreatePipelineLayout(device, &layoutInfo, allocator, &p.layout);
+    if (result != VK_SUCCESS) {
+        *failure = "vkCreatePipelineLayout";
+        destroyPipelines(fn, device, allocator, &p);
+        return result;
+    }
+
+    Creator creator{fn, device, allocator, cache, options, p.layout, failure};
+    const char* countNames[kKeyWidths] = {"count_k1", "count_k2"};
+    const char* reorderNames[kKeyWidths][kValueWidths] = {{"reorder_k1_v0", "reorder_k1_v1", "reorder_k1_v2"},
+                                                          {"reorder_k2_v0", "reorder_k2_v1", "reorder_k2_v2"}};
+    result = creator.create("scan", &p.scan);
+    for (uint32_t k = 0; k < kKeyWidths && result == VK_SUCCESS; ++k) {
+        result = creator.create(countNames[k], &p.count[k]);
+        for (uint32_t v = 0; v < kValueWidths && result == VK_SUCCESS; ++v) {
+            result = creator.create(reorderNames[k][v], &p.reorder[k][v]);
+        }
+    }
+    if (result != VK_SUCCESS) {
+        destroyPipelines(fn, device, allocator, &p);
+        return result;
+    }
+    *pipelines = p;
+    return VK_SUCCESS;
+}
+
+void destroyPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,
+                      Pipelines* p) {
+    auto destroy = [&](VkPipeline& pipeline) {
+        if (pipeline != VK_NULL_HANDLE) fn.vkDestroyPipeline(device, pipeline, allocator);
+        pipeline = VK_NULL_HANDLE;
+    };
+    destroy(p->scan);
+    for (uint32_t k = 0; k < kKeyWidths; ++k) {
+        destroy(p->count[k]);
+        for (uint32_t v = 0; v < kValueWidths; ++v) destroy(p->reorder[k][v]);
+    }
+    if (p->layout != VK_NULL_HANDLE) fn.vkDestroyPipelineLayout(device, p->layout, allocator);
+    if (p->setLayout != VK_NULL_HANDLE) fn.vkDestroyDescriptorSetLayout(device, p->setLayout, allocator);
+    p->layout = VK_NULL_HANDLE;
+    p->setLayout = VK_NULL_HANDLE;
+}
+
+} // namespace vksort

@@ -1,0 +1,38 @@
+// Pipelines: one descriptor-set layout and pipeline layout shared by every pass, and a compute
+// pipeline per pass and key/value width, specialized for the device's tile configuration.
+#pragma once
+
+#include <string>
+
+#include "functions.hpp"
+#include "plan.hpp"
+
+namespace vksort {
+
+// Index of a key width (32 or 64 bits) and of a value width (none, 32, 64 bits) in the tables.
+constexpr uint32_t kKeyWidths = 2;
+constexpr uint32_t kValueWidths = 3;
+
+struct Pipelines {
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline count[kKeyWidths] = {};
+    VkPipeline scan = VK_NULL_HANDLE;
+    VkPipeline reorder[kKeyWidths][kValueWidths] = {};
+};
+
+struct PipelineOptions {
+    TileConfig tile;
+    uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
+    bool requireFullSubgroups = false;
+};
+
+// Creates every pipeline; on failure destroys what it made and names the failing object.
+VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,
+                         VkPipelineCache cache, const PipelineOptions& options, Pipelines* pipelines,
+                         std::string* failure);
+
+void destroyPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,
+                      Pipelines* pipelines);
+
+} // namespace vksort

@@ -1,0 +1,140 @@
+#include "plan.hpp"
+
+#include <algorithm>
+
+namespace vksort {
+
+namespace {
+
+bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// Shared arrays are sized per subgroup. Without a required subgroup size a driver may launch
+// subgroups narrower than the size it reports (some vary between 8 and 32), so the arrays are
+// sized for subgroups of 4 unless the device names a smaller minimum; a narrower launch than that
+// is refused by the shaders (kStatusTooManySubgroups) instead of overrunning the arrays. The
+// cost is a few KiB of shared memory.
+constexpr uint32_t kAssumedSmallestSubgroup = 4;
+
+// Subgroup sizes are at most 128 in Vulkan; the count pass packs two 16-bit counters per word and
+// sums them across a subgroup, so 128 * keysPerThread must stay below 2^16.
+constexpr uint32_t kLargestSubgroup = 128;
+
+} // namespace
+
+uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
+    uint32_t words = config.tileSize()                    // s_exchange
+                     + kRadix * config.maxSubgroups       // s_histogram
+                     + (config.maxSubgroups + 1)          // s_subgroupTotals
+                     + kRadix;                            // s_digitOffset
+    return words * 4u;
+}
+
+bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
+                      uint32_t requiredSubgroupSize, TileConfig* config, std::string* reason) {
+    uint32_t deviceMaxWorkgroup = std::min(device.maxWorkgroupInvocations, device.maxWorkgroupSizeX);
+    uint32_t smallestSubgroup = requiredSubgroupSize != 0 ? requiredSubgroupSize
+                                                          : std::min(device.minSubgroupSize, kAssumedSmallestSubgroup);
+    if (smallestSubgroup == 0) {
+        *reason = "the device reports a subgroup size of 0";
+        return false;
+    }
+
+    TileConfig c;
+    if (workgroupOverride != 0) {
+        if (!isPowerOfTwo(workgroupOverride) || workgroupOverride < kRadix || workgroupOverride > deviceMaxWorkgroup) {
+            *reason = "workgroupSize " + std::to_string(workgroupOverride) +
+                      " must be a power of two from 16 to the device's limit of " +
+                      std::to_string(deviceMaxWorkgroup);
+            return false;
+        }
+        c.workgroupSize = workgroupOverride;
+    } else {
+        c.workgroupSize = kDefaultWorkgroupSize;
+        while (c.workgroupSize > deviceMaxWorkgroup) c.workgroupSize /= 2;
+        if (c.workgroupSize < kRadix) {
+            *reason = "the device's workgroup limit " + std::to_string(deviceMaxWorkgroup) + " is below 16";
+            return false;
+        }
+    }
+    c.maxSubgroups = std::max(1u, c.workgroupSize / smallestSubgroup);
+
+    if (keysPerThreadOverride != 0) {
+        c.keysPerThread = keysPerThreadOverride;
+        if (c.keysPerThread * kLargestSubgroup >= 65536u) {
+            *reason = "keysPerThread " + std::to_string(keysPerThreadOverride) + " must be below 512";
+            return false;
+        }
+        if (reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
+            *reason = "a tile of " + std::to_string(c.tileSize()) + " keys needs " +
+                      std::to_string(reorderSharedMemoryBytes(c)) + " bytes of shared memory; the device has " +
+                      std::to_string(device.maxSharedMemoryBytes);
+            return false;
+        }
+    } else {
+        // Shrink the tile until it fits: 16 KiB of shared memory (the Vulkan minimum) still fits
+        // 256 x 8 keys.
+        c.keysPerThread = kDefaultKeysPerThread;
+        while (c.keysPerThread > 1 && reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.keysPerThread /= 2;
+        if (reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
+            *reason = "the device's shared memory (" + std::to_string(device.maxSharedMemoryBytes) +
+                      " bytes) cannot hold even one key per invocation";
+            return false;
+        }
+    }
+    *config = c;
+    return true;
+}
+
+uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, uint32_t keyBytes, uint32_t valueBytes) {
+    uint64_t limit = UINT32_MAX - config.tileSize(); // tileBase + slot never wraps
+    limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / keyBytes);
+    if (valueBytes != 0) limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / valueBytes);
+    // The counts table of the capacity must fit one binding too (it always does in practice).
+    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kCountsOffset) / kRadix * config.tileSize();
+    limit = std::min(limit, tableLimit);
+    // A grid of maxX * maxY workgroups bounds the tiles one dispatch can reach.
+    uint64_t gridLimit = uint64_t(device.maxWorkgroupCount[0]) * device.maxWorkgroupCount[1] * config.tileSize();
+    limit = std::min(limit, gridLimit);
+    return uint32_t(limit);
+}
+
+ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
+                          uint64_t alignment) {
+    ScratchLayout layout;
+    layout.rowStride = ceilDiv(maxCount, config.tileSize());
+    layout.keysOffset = 0;
+    layout.keysBytes = uint64_t(maxCount) * keyBytes;
+    uint64_t next = alignUp(layout.keysBytes, alignment);
+    if (valueBytes != 0) {
+        layout.valuesOffset = next;
+        layout.valuesBytes = uint64_t(maxCount) * valueBytes;
+        next = alignUp(next + layout.valuesBytes, alignment);
+    }
+    layout.tablesOffset = next;
+    layout.tablesBytes = (uint64_t(kCountsOffset) + uint64_t(kRadix) * layout.rowStride) * 4u;
+    layout.totalBytes = layout.tablesOffset + layout.tablesBytes;
+    return layout;
+}
+
+bool planPasses(uint32_t keyBits, uint32_t beginBit, uint32_t endBit, PassPlan* plan, std::string* reason) {
+    if (endBit == 0) endBit = keyBits;
+    if (endBit > keyBits || beginBit >= endBit) {
+        *reason = "bit range [" + std::to_string(beginBit) + ", " + std::to_string(endBit) +
+                  ") must be non-empty and within the " + std::to_string(keyBits) + "-bit key";
+        return false;
+    }
+    plan->beginBit = beginBit;
+    plan->endBit = endBit;
+    plan->passCount = ceilDiv(endBit - beginBit, kDigitBits);
+    return true;
+}
+
+Grid gridFor(uint32_t workgroups, uint32_t maxX) {
+    Grid grid;
+    if (workgroups == 0) return grid;
+    grid.x = std::min(workgroups, maxX);
+    grid.y = ceilDiv(workgroups, grid.x);
+    return grid;
+}
+
+} // namespace vksort

@@ -1,0 +1,88 @@
+// Planning: pure arithmetic about tiles, passes, dispatch grids and buffer layouts.
+// No Vulkan calls live here, so all of it is unit-tested without a GPU (tests/test_plan.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "../shaders/vksort_config.h"
+
+namespace vksort {
+
+// What the planner needs to know about a device (filled from Vulkan in device.cpp).
+struct DeviceFacts {
+    uint32_t subgroupSize = 0;     // the default size (VkPhysicalDeviceSubgroupProperties)
+    uint32_t minSubgroupSize = 0;  // smallest size a compute dispatch may use
+    uint32_t maxSubgroupSize = 0;  // largest size a compute dispatch may use
+    uint32_t maxSharedMemoryBytes = 0;
+    uint32_t maxWorkgroupInvocations = 0;
+    uint32_t maxWorkgroupSizeX = 0;
+    uint32_t maxWorkgroupCount[3] = {0, 0, 0};
+    uint64_t maxStorageBufferRange = 0;
+    uint64_t minStorageBufferOffsetAlignment = 0;
+};
+
+// Tile geometry of the count, scan and reorder pipelines.
+struct TileConfig {
+    uint32_t workgroupSize = 0;
+    uint32_t keysPerThread = 0;
+    uint32_t maxSubgroups = 0; // specialization constant: workgroupSize / smallest subgroup size
+    uint32_t tileSize() const { return workgroupSize * keysPerThread; }
+};
+
+// Tuning defaults. Each value is a starting point that fits every Vulkan 1.1 device once
+// clamped to its limits (chooseTileConfig); docs/PERFORMANCE.md records the measurements.
+constexpr uint32_t kDefaultWorkgroupSize = 256;
+constexpr uint32_t kDefaultKeysPerThread = 16;
+
+// Shared memory the reorder pass (the largest user) needs for a configuration, in bytes.
+uint32_t reorderSharedMemoryBytes(const TileConfig& config);
+
+// Picks the tile configuration for a device; overrides of 0 mean "choose". `subgroupSize` is the
+// size the pipelines are pinned to, or 0. Returns false with a reason when an override or the
+// device cannot work.
+bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
+                      uint32_t requiredSubgroupSize, TileConfig* config, std::string* reason);
+
+constexpr uint32_t ceilDiv(uint32_t a, uint32_t b) { return a / b + (a % b != 0 ? 1u : 0u); }
+constexpr uint64_t alignUp(uint64_t value, uint64_t alignment) {
+    return (value + alignment - 1) / alignment * alignment;
+}
+
+// The largest element count one sort can handle with these element sizes: every binding's range
+// must fit maxStorageBufferRange, and tile indices stay inside 32 bits.
+uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, uint32_t keyBytes,
+                         uint32_t valueBytes);
+
+// Where everything lives inside the caller's scratch range (offsets relative to its start).
+struct ScratchLayout {
+    uint64_t keysOffset = 0, keysBytes = 0;
+    uint64_t valuesOffset = 0, valuesBytes = 0;
+    uint64_t tablesOffset = 0, tablesBytes = 0;
+    uint64_t totalBytes = 0;
+    uint32_t rowStride = 0; // tiles per row of the counts table: the capacity's tile count
+};
+
+ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
+                          uint64_t alignment);
+
+// The digit passes over bits [beginBit, endBit): pass i sorts bits [beginBit + 4i, ...).
+struct PassPlan {
+    uint32_t beginBit = 0;
+    uint32_t endBit = 0;
+    uint32_t passCount = 0;
+    uint32_t shift(uint32_t pass) const { return beginBit + pass * kDigitBits; }
+};
+
+// endBit == 0 means the key's width. Returns false (with a reason) for an empty or
+// out-of-range bit range.
+bool planPasses(uint32_t keyBits, uint32_t beginBit, uint32_t endBit, PassPlan* plan, std::string* reason);
+
+// A 2D grid of at least `workgroups` workgroups whose rows fit the device's X limit; the
+// shaders flatten (x, y) and drop indices past the tile count.
+struct Grid {
+    uint32_t x = 0, y = 0;
+};
+Grid gridFor(uint32_t workgroups, uint32_t maxX);
+
+} // namespace vksort

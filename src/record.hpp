@@ -1,0 +1,33 @@
+// Command recording: the data path of a sort, pass by pass. Also the entry points tests use to
+// run one pass alone against a CPU model.
+#pragma once
+
+#include "objects.hpp"
+
+namespace vksort {
+
+// Everything one digit pass needs besides the bindings.
+struct PassParams {
+    uint32_t count = 0;
+    uint32_t shift = 0;  // lowest key bit of the digit
+    uint32_t endBit = 0; // one past the highest key bit sorted
+    uint32_t flags = 0;  // kFlag* bits
+    BindingSet set = kSetForward;
+};
+
+// kFlag* bits for a key type and order.
+uint32_t orderFlags(VksortKeyType keyType, VksortOrder order);
+
+// Binds the pass's descriptor set and push constants (kept across the pipelines of the pass).
+void bindPass(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+              const PassParams& pass);
+// Each binds its pipeline and dispatches; bindPass must have been recorded first.
+void dispatchCount(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+                   const PassParams& pass);
+void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter);
+void dispatchReorder(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+                     const PassParams& pass);
+// Compute writes before it are visible to compute reads and writes after it.
+void recordComputeBarrier(VkCommandBuffer cmd, const VksortSorter_T& sorter);
+
+} // namespace vksort

@@ -1,0 +1,174 @@
+// The sorter's life cycle and the pure queries about it.
+#include <new>
+#include <string>
+
+#include "diagnostics.hpp"
+#include "objects.hpp"
+
+namespace vksort {
+
+uint32_t keyBytes(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT64 ? 8u : 4u; }
+
+uint32_t valueBytes(VksortValueType type) {
+    switch (type) {
+    case VKSORT_VALUE_TYPE_UINT32:
+    case VKSORT_VALUE_TYPE_INDEX: return 4u;
+    case VKSORT_VALUE_TYPE_UINT64: return 8u;
+    default: return 0u;
+    }
+}
+
+uint64_t scratchAlignment(const VksortSorter_T& sorter) {
+    return alignUp(sorter.deviceInfo.facts.minStorageBufferOffsetAlignment, 8);
+}
+
+bool validKeyType(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT32 && type <= VKSORT_KEY_TYPE_FLOAT64; }
+bool validValueType(VksortValueType type) {
+    return type >= VKSORT_VALUE_TYPE_NONE && type <= VKSORT_VALUE_TYPE_INDEX;
+}
+
+namespace {
+
+VkResult fail(const VksortSorterCreateInfo& info, VkResult result, const std::string& message) {
+    if (info.pfnMessageCallback != nullptr) {
+        std::string text = "vksortCreateSorter: " + message;
+        info.pfnMessageCallback(text.c_str(), info.pMessageUserData);
+    }
+    return result;
+}
+
+bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+} // namespace
+} // namespace vksort
+
+using namespace vksort;
+
+extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo, VksortSorter* pSorter) {
+    VKSORT_REQUIRE(pCreateInfo != nullptr && pSorter != nullptr, "pCreateInfo and pSorter must not be NULL");
+    const VksortSorterCreateInfo& info = *pCreateInfo;
+    VKSORT_REQUIRE(info.pNext == nullptr, "pNext must be NULL");
+    VKSORT_REQUIRE(info.instance != VK_NULL_HANDLE && info.physicalDevice != VK_NULL_HANDLE &&
+                       info.device != VK_NULL_HANDLE,
+                   "instance, physicalDevice and device must not be VK_NULL_HANDLE");
+    VKSORT_REQUIRE(info.pfnGetInstanceProcAddr != nullptr, "pfnGetInstanceProcAddr must not be NULL");
+    VKSORT_REQUIRE((info.flags & ~VkFlags(VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT)) == 0,
+                   "flags holds unknown bits");
+    *pSorter = VK_NULL_HANDLE;
+
+    Functions fn;
+    if (const char* missing = loadFunctions(info.pfnGetInstanceProcAddr, info.pfnGetDeviceProcAddr, info.instance,
+                                            info.device, &fn)) {
+        return fail(info, VK_ERROR_INITIALIZATION_FAILED,
+                    std::string("cannot load ") + missing + " (is the instance created for Vulkan 1.1?)");
+    }
+    DeviceInfo device;
+    std::string reason;
+    VkResult result = queryDevice(fn, info.physicalDevice, info.apiVersion, &device, &reason);
+    if (result != VK_SUCCESS) return fail(info, result, reason);
+
+    bool sizeControl = (info.flags & VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT) != 0;
+    if (sizeControl && !device.sizeControlKnown) {
+        return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
+                    "VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set but the device has no subgroup size control");
+    }
+    uint32_t required = info.requiredSubgroupSize;
+    if (required != 0) {
+        const DeviceFacts& f = device.facts;
+        if (!sizeControl) {
+            return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
+                        "requiredSubgroupSize needs VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT");
+        }
+        if ((device.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0) {
+            return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
+                        "the device cannot require a subgroup size in compute shaders");
+        }
+        if (!isPowerOfTwo(required) || required < f.minSubgroupSize || required > f.maxSubgroupSize) {
+            return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
+                        "requiredSubgroupSize " + std::to_string(required) + " is not a power of two in [" +
+                            std::to_string(f.minSubgroupSize) + ", " + std::to_string(f.maxSubgroupSize) + "]");
+        }
+    }
+
+    TileConfig tile;
+    if (!chooseTileConfig(device.facts, info.workgroupSize, info.keysPerThread, required, &tile, &reason)) {
+        return fail(info, VK_ERROR_FEATURE_NOT_PRESENT, reason);
+    }
+    if (required != 0 && tile.workgroupSize / required > device.maxComputeWorkgroupSubgroups) {
+        return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
+                    "a workgroup of " + std::to_string(tile.workgroupSize) + " invocations in subgroups of " +
+                        std::to_string(required) + " exceeds maxComputeWorkgroupSubgroups");
+    }
+
+    PipelineOptions options;
+    options.tile = tile;
+    options.requiredSubgroupSize = required;
+    // Full subgroups are requested only where the rules allow it; the shaders are correct without.
+    uint32_t launchSize = required != 0 ? required : device.facts.maxSubgroupSize;
+    options.requireFullSubgroups = sizeControl && device.computeFullSubgroups && tile.workgroupSize % launchSize == 0;
+
+    VksortSorter sorter = new (std::nothrow) VksortSorter_T;
+    if (sorter == nullptr) return fail(info, VK_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    sorter->fn = fn;
+    sorter->device = info.device;
+    if (info.pAllocationCallbacks != nullptr) {
+        sorter->hasAllocator = true;
+        sorter->allocatorCopy = *info.pAllocationCallbacks;
+    }
+    sorter->deviceInfo = device;
+    sorter->tile = tile;
+    sorter->subgroupSize = required != 0 ? required : device.facts.subgroupSize;
+    sorter->messageCallback = info.pfnMessageCallback;
+    sorter->messageUserData = info.pMessageUserData;
+
+    result = createPipelines(fn, info.device, sorter->allocator(), info.pipelineCache, options, &sorter->pipelines,
+                             &reason);
+    if (result != VK_SUCCESS) {
+        delete sorter;
+        return fail(info, result, reason + " failed");
+    }
+    *pSorter = sorter;
+    return VK_SUCCESS;
+}
+
+extern "C" void vksortDestroySorter(VksortSorter sorter) {
+    if (sorter == nullptr) return;
+    destroyPipelines(sorter->fn, sorter->device, sorter->allocator(), &sorter->pipelines);
+    delete sorter;
+}
+
+extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties) {
+    VKSORT_REQUIRE_VOID(sorter != nullptr && pProperties != nullptr, "sorter and pProperties must not be NULL");
+    VksortSorterProperties p{};
+    p.workgroupSize = sorter->tile.workgroupSize;
+    p.keysPerThread = sorter->tile.keysPerThread;
+    p.tileSize = sorter->tile.tileSize();
+    p.subgroupSize = sorter->subgroupSize;
+    p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
+    p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);
+    p.maxCount64 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 8, 8);
+    *pProperties = p;
+}
+
+extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const VksortMemoryRequirementsInfo* pInfo,
+                                                VksortMemoryRequirements* pRequirements) {
+    VKSORT_REQUIRE(sorter != nullptr && pInfo != nullptr && pRequirements != nullptr,
+                   "sorter, pInfo and pRequirements must not be NULL");
+    VKSORT_REQUIRE(pInfo->pNext == nullptr, "pNext must be NULL");
+    VKSORT_REQUIRE(validKeyType(pInfo->keyType), "keyType is not a VksortKeyType");
+    VKSORT_REQUIRE(validValueType(pInfo->valueType), "valueType is not a VksortValueType");
+    uint32_t kb = keyBytes(pInfo->keyType), vb = valueBytes(pInfo->valueType);
+    uint32_t limit = maxElementCount(sorter->deviceInfo.facts, sorter->tile, kb, vb);
+    VKSORT_REQUIRE(pInfo->maxCount >= 1 && pInfo->maxCount <= limit,
+                   "maxCount " + std::to_string(pInfo->maxCount) + " must be in [1, " + std::to_string(limit) +
+                       "] for this key and value type on this device");
+
+    uint64_t alignment = sorter->deviceInfo.facts.minStorageBufferOffsetAlignment;
+    VksortMemoryRequirements r{};
+    r.keys = {uint64_t(pInfo->maxCount) * kb, alignUp(alignment, kb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    if (vb != 0) r.values = {uint64_t(pInfo->maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    ScratchLayout layout = planScratch(sorter->tile, pInfo->maxCount, kb, vb, scratchAlignment(*sorter));
+    r.scratch = {layout.totalBytes, scratchAlignment(*sorter), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    *pRequirements = r;
+    return VK_SUCCESS;
+}

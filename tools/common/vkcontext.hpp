@@ -1,0 +1,124 @@
+// A small Vulkan harness for vksort's tools, tests and examples: instance and device through
+// volk, the Khronos validation layer with synchronization validation whenever it is installed,
+// buffers, one-shot submissions. Not part of the library: a renderer brings its own.
+#pragma once
+
+#include <volk.h>
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace vkctx {
+
+// Prints the failing call with file, line and VkResult, then exits (tools and tests only).
+[[noreturn]] void fail(const char* call, VkResult result, const char* file, int line);
+#define VKCTX_CHECK(call)                                                         \
+    do {                                                                          \
+        VkResult vkctx_result_ = (call);                                          \
+        if (vkctx_result_ != VK_SUCCESS) ::vkctx::fail(#call, vkctx_result_, __FILE__, __LINE__); \
+    } while (false)
+
+const char* resultName(VkResult result);
+
+struct ContextOptions {
+    // Device choice: an index into the instance's physical devices, a case-insensitive
+    // substring of its name, or (both unset) the best one: discrete, integrated, virtual, CPU.
+    int deviceIndex = -1;
+    std::string deviceName;
+    // Load the Khronos validation layer (with synchronization validation) when installed.
+    // The environment variable VKSORT_VALIDATION=0 turns it off.
+    bool validation = true;
+    // A Vulkan 1.1 instance and device with no extension and no optional feature enabled.
+    bool minimalVulkan11 = false;
+    // Enable subgroup size control (Vulkan 1.3 or VK_EXT_subgroup_size_control) when offered.
+    bool subgroupSizeControl = true;
+};
+
+struct DeviceSummary {
+    uint32_t index;
+    std::string name;
+    VkPhysicalDeviceType type;
+    uint32_t apiVersion;
+    uint32_t driverVersion;
+    std::string driverInfo;
+};
+
+// Every physical device the loader offers (creates and destroys a temporary instance).
+std::vector<DeviceSummary> listDevices();
+const char* deviceTypeName(VkPhysicalDeviceType type);
+
+struct Buffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize size = 0;
+    void* mapped = nullptr; // host-visible buffers only
+};
+
+class Context {
+public:
+    explicit Context(const ContextOptions& options = {});
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    VkInstance instance() const { return instance_; }
+    VkPhysicalDevice physicalDevice() const { return physicalDevice_; }
+    VkDevice device() const { return device_; }
+    VkQueue queue() const { return queue_; }
+    uint32_t queueFamily() const { return queueFamily_; }
+    uint32_t apiVersion() const { return apiVersion_; }
+    bool subgroupSizeControlEnabled() const { return sizeControlEnabled_; }
+    const VkPhysicalDeviceProperties& properties() const { return properties_; }
+    const VkPhysicalDeviceSubgroupProperties& subgroupProperties() const { return subgroup_; }
+    std::string driverDescription() const; // e.g. "NVIDIA 580.159.04" or "Mesa 22.3.6 (LLVM 15.0.6)"
+    uint32_t timestampValidBits() const { return timestampValidBits_; }
+    bool validationEnabled() const { return validation_; }
+
+    // Validation messages (warnings and errors) received so far.
+    std::vector<std::string> validationMessages() const;
+    size_t validationMessageCount() const;
+    void clearValidationMessages();
+
+    // Buffers. Host-visible ones are mapped and coherent; device-local ones are only reached
+    // through upload/download (staging) or the GPU.
+    Buffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, bool hostVisible);
+    void destroyBuffer(Buffer& buffer);
+    void upload(const Buffer& buffer, VkDeviceSize offset, const void* data, VkDeviceSize size);
+    void download(const Buffer& buffer, VkDeviceSize offset, void* data, VkDeviceSize size);
+
+    // Records with `record` into a fresh primary command buffer, submits it and waits.
+    void submitAndWait(const std::function<void(VkCommandBuffer)>& record);
+    VkCommandBuffer allocateCommandBuffer();
+    void freeCommandBuffer(VkCommandBuffer commandBuffer);
+    void submitAndWait(VkCommandBuffer commandBuffer);
+
+private:
+    uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags flags) const;
+    static VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                         VkDebugUtilsMessageTypeFlagsEXT types,
+                                                         const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                         void* user);
+
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice_ = VK_NULL_HANDLE;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queueFamily_ = 0;
+    uint32_t apiVersion_ = 0;
+    uint32_t timestampValidBits_ = 0;
+    bool sizeControlEnabled_ = false;
+    bool validation_ = false;
+    VkPhysicalDeviceProperties properties_{};
+    VkPhysicalDeviceSubgroupProperties subgroup_{};
+    VkPhysicalDeviceDriverProperties driver_{};
+    VkCommandPool commandPool_ = VK_NULL_HANDLE;
+    std::mutex poolMutex_;
+    mutable std::mutex messageMutex_;
+    std::vector<std::string> messages_;
+};
+
+} // namespace vkctx
