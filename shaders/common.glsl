@@ -11,6 +11,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "vksort_config.h"
 
@@ -78,32 +79,41 @@ bool launchIsSupported() {
 //            totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
 //   descending: invert the ordered key; a stable ascending sort of it keeps equal keys in input
 //            order, which is what a stable descending sort means.
-uint orderedHighXor(uint high) {
+struct DigitMap {
+    uint signBit;    // 0x80000000 for signed and float keys: flip the sign
+    uint descending; // all ones for descending order: invert everything
+    uint floatMask;  // all ones for float keys: negative keys flip every bit
+    uint shift;     // lowest bit of the digit
+    uint mask;      // (1 << digit bits) - 1
+};
+
+// Uniform per dispatch: computed once, outside the per-key work.
+DigitMap digitMap(uint shift, uint endBit) {
     uint keyType = pc.flags & kFlagKeyTypeMask;
     uint descending = (pc.flags & kFlagDescending) != 0u ? 0xFFFFFFFFu : 0u;
-    uint signFill = keyType == kFlagKeyFloat ? uint(int(high) >> 31) : 0u;
-    uint signBit = keyType != kFlagKeyUnsigned ? 0x80000000u : 0u;
-    return (signFill | signBit) ^ descending;
-}
-
-uint orderedLowXor(uint high) {
-    uint descending = (pc.flags & kFlagDescending) != 0u ? 0xFFFFFFFFu : 0u;
-    uint signFill = (pc.flags & kFlagKeyTypeMask) == kFlagKeyFloat ? uint(int(high) >> 31) : 0u;
-    return signFill ^ descending;
+    DigitMap map;
+    map.signBit = keyType != kFlagKeyUnsigned ? 0x80000000u : 0u;
+    map.descending = descending;
+    map.floatMask = keyType == kFlagKeyFloat ? 0xFFFFFFFFu : 0u;
+    map.shift = shift;
+    map.mask = (1u << min(kDigitBits, endBit - shift)) - 1u;
+    return map;
 }
 
 // The digit of a key for a pass that sorts bits [shift, min(shift + 4, endBit)).
-uint digitOf(Key key, uint shift, uint endBit) {
-    uint mask = (1u << min(kDigitBits, endBit - shift)) - 1u;
+uint digitOf(Key key, DigitMap map) {
 #if VKSORT_KEY_WORDS == 1
-    return ((key ^ orderedHighXor(key)) >> shift) & mask;
+    uint signFill = uint(int(key) >> 31) & map.floatMask;
+    uint ordered = key ^ (signFill | map.signBit) ^ map.descending;
+    return (ordered >> map.shift) & map.mask;
 #else
-    uint high = key.y ^ orderedHighXor(key.y);
-    if (shift >= 32u) return (high >> (shift - 32u)) & mask;
-    uint low = key.x ^ orderedLowXor(key.y);
-    uint bits = low >> shift;
-    if (shift + kDigitBits > 32u) bits |= high << (32u - shift); // the digit straddles the words
-    return bits & mask;
+    uint signFill = uint(int(key.y) >> 31) & map.floatMask;
+    uint high = key.y ^ (signFill | map.signBit) ^ map.descending;
+    if (map.shift >= 32u) return (high >> (map.shift - 32u)) & map.mask;
+    uint low = key.x ^ signFill ^ map.descending;
+    uint bits = low >> map.shift;
+    if (map.shift + kDigitBits > 32u) bits |= high << (32u - map.shift); // the digit straddles the words
+    return bits & map.mask;
 #endif
 }
 
@@ -112,7 +122,7 @@ uint digitOf(Key key, uint shift, uint endBit) {
 // Lanes of this subgroup whose digit equals ours (4 ballots, one per digit bit).
 uvec4 matchDigit(uint digit) {
     uvec4 peers = subgroupBallot(true);
-    for (uint b = 0u; b < kDigitBits; ++b) {
+    [[unroll]] for (uint b = 0u; b < kDigitBits; ++b) {
         bool bit = ((digit >> b) & 1u) != 0u;
         uvec4 ballot = subgroupBallot(bit);
         peers &= bit ? ballot : ~ballot;

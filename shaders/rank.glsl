@@ -36,7 +36,7 @@ void rankTile() {
         s_histogram[i] = 0u;
     }
     barrier();
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uvec4 peers = matchDigit(g_digit[j]);
         uint before = subgroupBallotExclusiveBitCount(peers);
         uint count = subgroupBallotBitCount(peers);
@@ -51,7 +51,7 @@ void rankTile() {
     }
     barrier();
     scanHistogram(kRadix * subgroups);
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         g_rank[j] += s_histogram[g_digit[j] * subgroups + gl_SubgroupID];
     }
 }
@@ -66,8 +66,8 @@ uint localDigitStart(uint digit) {
 shared uint s_exchange[TILE_SIZE];
 
 void exchangeWords(inout uint words[KEYS_PER_THREAD], TileLayout place) {
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[g_rank[j]] = words[j];
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[g_rank[j]] = words[j];
     barrier();
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[tileSlot(place, j)];
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[tileSlot(place, j)];
     barrier();
 }

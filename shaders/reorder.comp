@@ -25,12 +25,18 @@ void main() {
 
     // Slots past the end of the input get the largest digit: they are last in input order, so
     // the stable rank puts them after every real key, at sorted slots >= valid, never written.
-    uint lastDigit = (1u << min(kDigitBits, pc.endBit - pc.shift)) - 1u;
+    // Whole tiles (all but the last) load without guards, so every load is in flight at once.
+    DigitMap map = digitMap(pc.shift, pc.endBit);
     Key keys[KEYS_PER_THREAD];
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint slot = tileSlot(place, j);
-        keys[j] = slot < valid ? keysIn[tileBase + slot] : Key(0u);
-        g_digit[j] = slot < valid ? digitOf(keys[j], pc.shift, pc.endBit) : lastDigit;
+    if (valid == TILE_SIZE) {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) g_digit[j] = digitOf(keys[j], map);
+    } else {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+            uint slot = tileSlot(place, j);
+            keys[j] = slot < valid ? keysIn[tileBase + slot] : Key(0u);
+            g_digit[j] = slot < valid ? digitOf(keys[j], map) : map.mask;
+        }
     }
 
     rankTile();
@@ -48,16 +54,16 @@ void main() {
     exchangeWords(keys, place);
 #else
     uint low[KEYS_PER_THREAD], high[KEYS_PER_THREAD];
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) { low[j] = keys[j].x; high[j] = keys[j].y; }
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) { low[j] = keys[j].x; high[j] = keys[j].y; }
     exchangeWords(low, place);
     exchangeWords(high, place);
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = uvec2(low[j], high[j]);
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = uvec2(low[j], high[j]);
 #endif
 
     uint destination[KEYS_PER_THREAD];
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
-        destination[j] = s_digitOffset[digitOf(keys[j], pc.shift, pc.endBit)] + slot;
+        destination[j] = s_digitOffset[digitOf(keys[j], map)] + slot;
         if (slot < valid) keysOut[destination[j]] = keys[j];
     }
 
@@ -66,17 +72,17 @@ void main() {
     uint words[KEYS_PER_THREAD];
     bool index = (pc.flags & kFlagIndexValues) != 0u;
 #if VKSORT_VALUE_WORDS == 1
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
         words[j] = slot < valid ? (index ? tileBase + slot : valuesIn[tileBase + slot]) : 0u;
     }
     exchangeWords(words, place);
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         if (tileSlot(place, j) < valid) valuesOut[destination[j]] = words[j];
     }
 #else
     uint highWords[KEYS_PER_THREAD];
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
         uvec2 value = slot < valid ? valuesIn[tileBase + slot] : uvec2(0u);
         words[j] = value.x;
@@ -84,7 +90,7 @@ void main() {
     }
     exchangeWords(words, place);
     exchangeWords(highWords, place);
-    for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         if (tileSlot(place, j) < valid) valuesOut[destination[j]] = uvec2(words[j], highWords[j]);
     }
 #endif

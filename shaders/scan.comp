@@ -20,13 +20,13 @@ void main() {
         uint first = chunk + gl_LocalInvocationIndex * kScanItemsPerThread;
         uint counts[kScanItemsPerThread];
         uint sum = 0u;
-        for (uint i = 0u; i < kScanItemsPerThread; ++i) {
+        [[unroll]] for (uint i = 0u; i < kScanItemsPerThread; ++i) {
             counts[i] = first + i < tiles ? tables[row + first + i] : 0u;
             sum += counts[i];
         }
         uint chunkTotal;
         uint running = carry + workgroupExclusiveScan(sum, chunkTotal);
-        for (uint i = 0u; i < kScanItemsPerThread; ++i) {
+        [[unroll]] for (uint i = 0u; i < kScanItemsPerThread; ++i) {
             if (first + i < tiles) tables[row + first + i] = running;
             running += counts[i];
         }

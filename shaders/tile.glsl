@@ -2,5 +2,9 @@
 // Included after common.glsl by the passes that work on whole tiles (count, reorder, small sort).
 
 layout(local_size_x_id = kSpecWorkgroupSize) in;
+#ifdef VKSORT_KEYS_PER_THREAD
+const uint KEYS_PER_THREAD = VKSORT_KEYS_PER_THREAD;
+#else
 layout(constant_id = kSpecKeysPerThread) const uint KEYS_PER_THREAD = 16;
+#endif
 const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;

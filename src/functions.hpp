@@ -30,7 +30,8 @@ namespace vksort {
     X(vkCmdBindDescriptorSets)                  \
     X(vkCmdPushConstants)                       \
     X(vkCmdDispatch)                            \
-    X(vkCmdPipelineBarrier)
+    X(vkCmdPipelineBarrier)                     \
+    X(vkCmdWriteTimestamp)
 
 struct Functions {
 #define VKSORT_DECLARE(name) PFN_##name name = nullptr;

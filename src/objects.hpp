@@ -43,8 +43,10 @@ namespace vksort {
 uint32_t keyBytes(VksortKeyType type);      // 4 or 8
 uint32_t valueBytes(VksortValueType type);  // 0, 4 or 8
 bool validKeyType(VksortKeyType type);
+// Keys are read 16 bytes at a time (count.comp), so key ranges start on 16 bytes at least.
+constexpr uint64_t kVectorAlignment = 16;
 // Alignment of the scratch range and of every region inside it: the device's storage-buffer
-// offset alignment, and at least 8 so 64-bit elements stay naturally aligned.
+// offset alignment, and at least kVectorAlignment.
 uint64_t scratchAlignment(const VksortSorter_T& sorter);
 bool validValueType(VksortValueType type);
 // Index into Pipelines::count / reorder.

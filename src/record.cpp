@@ -130,6 +130,15 @@ extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter so
     if (pResult != nullptr) describeResult(bindings, plan, pResult);
     if (pInfo->count == 0) return VK_SUCCESS;
 
+    // Optional profiling: one timestamp before the sort and one after each dispatch.
+    uint32_t nextQuery = pInfo->firstTimestampQuery;
+    auto timestamp = [&]() {
+        if (pInfo->timestampQueryPool == VK_NULL_HANDLE) return;
+        sorter->fn.vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pInfo->timestampQueryPool,
+                                       nextQuery++);
+    };
+    timestamp();
+
     // Per pass: count digits per tile, scan the counts into offsets, reorder into the other
     // buffer of the ping-pong pair. Even passes read the caller's buffers, odd passes the scratch.
     uint32_t baseFlags = orderFlags(bindings.keyType, pInfo->order);
@@ -144,10 +153,13 @@ extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter so
 
         bindPass(commandBuffer, *sorter, bindings, pass);
         dispatchCount(commandBuffer, *sorter, bindings, pass);
+        timestamp();
         recordComputeBarrier(commandBuffer, *sorter);
         dispatchScan(commandBuffer, *sorter);
+        timestamp();
         recordComputeBarrier(commandBuffer, *sorter);
         dispatchReorder(commandBuffer, *sorter, bindings, pass);
+        timestamp();
         if (p + 1 < plan.passCount) recordComputeBarrier(commandBuffer, *sorter);
     }
     return VK_SUCCESS;

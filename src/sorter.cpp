@@ -19,7 +19,7 @@ uint32_t valueBytes(VksortValueType type) {
 }
 
 uint64_t scratchAlignment(const VksortSorter_T& sorter) {
-    return alignUp(sorter.deviceInfo.facts.minStorageBufferOffsetAlignment, 8);
+    return alignUp(sorter.deviceInfo.facts.minStorageBufferOffsetAlignment, kVectorAlignment);
 }
 
 bool validKeyType(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT32 && type <= VKSORT_KEY_TYPE_FLOAT64; }
@@ -165,7 +165,7 @@ extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const Vksor
 
     uint64_t alignment = sorter->deviceInfo.facts.minStorageBufferOffsetAlignment;
     VksortMemoryRequirements r{};
-    r.keys = {uint64_t(pInfo->maxCount) * kb, alignUp(alignment, kb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    r.keys = {uint64_t(pInfo->maxCount) * kb, alignUp(alignment, kVectorAlignment), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     if (vb != 0) r.values = {uint64_t(pInfo->maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     ScratchLayout layout = planScratch(sorter->tile, pInfo->maxCount, kb, vb, scratchAlignment(*sorter));
     r.scratch = {layout.totalBytes, scratchAlignment(*sorter), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};

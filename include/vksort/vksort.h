@@ -287,7 +287,21 @@ typedef struct VksortSortInfo {
      * so a range that excludes the top bit sorts by a slice of that form. */
     uint32_t beginBit;
     uint32_t endBit;
+    /* Optional profiling for your GPU profiler. When not VK_NULL_HANDLE, the sort writes
+     * vksortTimestampQueryCount(passCount) timestamps into this VK_QUERY_TYPE_TIMESTAMP pool,
+     * from query firstTimestampQuery on: query 0 when every command recorded before the sort
+     * has completed, then for each pass p three queries, 1 + 3p, 2 + 3p and 3 + 3p, when its
+     * count, scan and reorder dispatches have completed (all with
+     * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries times each
+     * dispatch, in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. The queries
+     * must have been reset (vkCmdResetQueryPool) and the queue family must support timestamps.
+     * With count 0 nothing is written. */
+    VkQueryPool timestampQueryPool;
+    uint32_t firstTimestampQuery;
 } VksortSortInfo;
+
+/* Number of timestamp queries a sort of passCount passes writes (1 + 3 * passCount). */
+static inline uint32_t vksortTimestampQueryCount(uint32_t passCount) { return 1u + 3u * passCount; }
 
 /* Where the sorted keys and values are. With an even pass count they are back in your keys and
  * values ranges; with an odd one they are in the scratch buffer. Either way the other buffer's

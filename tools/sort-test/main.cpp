@@ -1,16 +1,22 @@
-// sort-test: sorts generated keys (and values) on a Vulkan device with vksort, verifies the
-// result against std::stable_sort and prints one summary line with the GPU time from timestamp
-// queries. Exits 0 only if every repetition verified.
+// sort-test: sorts generated keys (and values) on a Vulkan device with vksort and verifies the
+// result against std::stable_sort. Two modes:
+//   default   one configuration, --repeat times, one summary line; exit 0 only if all verified.
+//   --bench   a sweep of counts x key types x value kinds, timed back to back after a warm-up,
+//             with the device's copy bandwidth and a CPU std::sort baseline; table, JSON, CSV.
 #include <vksort/vksort.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "hostdata.hpp"
+#include "rig.hpp"
 #include "vkcontext.hpp"
 
 namespace {
@@ -27,6 +33,17 @@ struct Options {
     uint64_t seed = 1;
     uint32_t repeat = 1;
     uint32_t subgroupSize = 0, workgroupSize = 0, keysPerThread = 0;
+    bool timings = false;
+    // --bench
+    bool bench = false;
+    std::vector<uint32_t> counts;
+    std::vector<VksortKeyType> keyTypes;
+    std::vector<VksortValueType> valueTypes;
+    uint32_t reps = 20;
+    double warmup = 2.0;
+    uint32_t verifyMax = 1u << 22;
+    uint32_t cpuMax = 1u << 24;
+    std::string jsonPath, csvPath;
 };
 
 void usage() {
@@ -41,24 +58,57 @@ void usage() {
         "  --bits BEGIN:END          sort by key bits [BEGIN, END) only (default: all)\n"
         "  --dist uniform|sorted|reversed|equal|few:K|bits:B   key distribution (default uniform)\n"
         "  --seed S                  random seed (default 1)\n"
-        "  --repeat R                sorts to run and verify (default 1)\n"
+        "  --repeat R                sorts to run and verify, each on new input (default 1)\n"
+        "  --timings                 also print the GPU time of each pass kind (count, scan, reorder)\n"
         "  --subgroup-size S         require subgroup size S (needs subgroup size control)\n"
         "  --workgroup-size W, --keys-per-thread K   tile overrides\n"
-        "  --no-validation           do not load the validation layer\n");
+        "  --no-validation           do not load the validation layer\n"
+        "benchmark:\n"
+        "  --bench                   sweep counts x key types x value kinds (uses --order, --bits, --dist)\n"
+        "  --counts LIST             e.g. 2^10,2^16,1000003 (default: 2^10..2^28 and three odd sizes)\n"
+        "  --keys LIST               e.g. u32,u64 (default: --key)\n"
+        "  --values LIST             e.g. none,u32 (default: --value)\n"
+        "  --reps R                  timed sorts per point, back to back (default 20, at least 10)\n"
+        "  --warmup SECONDS          untimed back-to-back sorts before each point (default 2)\n"
+        "  --verify-max N            verify one sort of each point up to N keys (default 4194304)\n"
+        "  --cpu-max N               std::sort baseline up to N keys (default 16777216; 0: none)\n"
+        "  --json FILE, --csv FILE   also write the results there ('-' for stdout)\n");
 }
 
-bool parseUnsigned(const char* text, uint64_t max, uint64_t* out) {
+bool parseUnsigned(const std::string& text, uint64_t max, uint64_t* out) {
+    uint64_t v = 0;
+    size_t caret = text.find('^');
     char* end = nullptr;
-    unsigned long long v = std::strtoull(text, &end, 0);
-    if (end == text || *end != '\0' || v > max) return false;
+    if (caret != std::string::npos) { // 2^N
+        if (text.substr(0, caret) != "2") return false;
+        unsigned long e = std::strtoul(text.c_str() + caret + 1, &end, 10);
+        if (*end != '\0' || e > 63) return false;
+        v = uint64_t(1) << e;
+    } else {
+        v = std::strtoull(text.c_str(), &end, 0);
+        if (end == text.c_str() || *end != '\0') return false;
+    }
+    if (v > max) return false;
     *out = v;
     return true;
+}
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t comma = s.find(',', start);
+        if (comma == std::string::npos) comma = s.size();
+        if (comma > start) out.push_back(s.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
 }
 
 bool parse(int argc, char** argv, Options* o) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        auto next = [&]() -> const char* {
+        auto next = [&]() -> std::string {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "%s needs a value\n", a.c_str());
                 std::exit(2);
@@ -68,7 +118,7 @@ bool parse(int argc, char** argv, Options* o) {
         uint64_t v = 0;
         if (a == "--list-devices") o->listDevices = true;
         else if (a == "--device") {
-            const char* d = next();
+            std::string d = next();
             if (parseUnsigned(d, 1u << 20, &v)) o->context.deviceIndex = int(v);
             else o->context.deviceName = d;
         } else if (a == "--count") {
@@ -85,7 +135,7 @@ bool parse(int argc, char** argv, Options* o) {
             else return false;
         } else if (a == "--bits") {
             unsigned b = 0, e = 0;
-            if (std::sscanf(next(), "%u:%u", &b, &e) != 2) return false;
+            if (std::sscanf(next().c_str(), "%u:%u", &b, &e) != 2) return false;
             o->beginBit = b;
             o->endBit = e;
         } else if (a == "--dist") {
@@ -95,7 +145,8 @@ bool parse(int argc, char** argv, Options* o) {
         } else if (a == "--repeat") {
             if (!parseUnsigned(next(), 1u << 20, &v) || v == 0) return false;
             o->repeat = uint32_t(v);
-        } else if (a == "--subgroup-size") {
+        } else if (a == "--timings") o->timings = true;
+        else if (a == "--subgroup-size") {
             if (!parseUnsigned(next(), 128, &v)) return false;
             o->subgroupSize = uint32_t(v);
         } else if (a == "--workgroup-size") {
@@ -105,6 +156,37 @@ bool parse(int argc, char** argv, Options* o) {
             if (!parseUnsigned(next(), 1024, &v)) return false;
             o->keysPerThread = uint32_t(v);
         } else if (a == "--no-validation") o->context.validation = false;
+        else if (a == "--bench") o->bench = true;
+        else if (a == "--counts") {
+            for (const std::string& c : split(next())) {
+                if (!parseUnsigned(c, UINT32_MAX, &v)) return false;
+                o->counts.push_back(uint32_t(v));
+            }
+        } else if (a == "--keys") {
+            for (const std::string& k : split(next())) {
+                VksortKeyType t;
+                if (!hostdata::parseKeyType(k, &t)) return false;
+                o->keyTypes.push_back(t);
+            }
+        } else if (a == "--values") {
+            for (const std::string& k : split(next())) {
+                VksortValueType t;
+                if (!hostdata::parseValueType(k, &t)) return false;
+                o->valueTypes.push_back(t);
+            }
+        } else if (a == "--reps") {
+            if (!parseUnsigned(next(), 1u << 16, &v) || v < 1) return false;
+            o->reps = uint32_t(v);
+        } else if (a == "--warmup") {
+            o->warmup = std::atof(next().c_str());
+        } else if (a == "--verify-max") {
+            if (!parseUnsigned(next(), UINT32_MAX, &v)) return false;
+            o->verifyMax = uint32_t(v);
+        } else if (a == "--cpu-max") {
+            if (!parseUnsigned(next(), UINT32_MAX, &v)) return false;
+            o->cpuMax = uint32_t(v);
+        } else if (a == "--json") o->jsonPath = next();
+        else if (a == "--csv") o->csvPath = next();
         else if (a == "--help" || a == "-h") {
             usage();
             std::exit(0);
@@ -117,6 +199,242 @@ bool parse(int argc, char** argv, Options* o) {
 }
 
 void VKAPI_PTR printMessage(const char* message, void*) { std::fprintf(stderr, "%s\n", message); }
+
+VksortSorter createSorter(vkctx::Context& ctx, const Options& o) {
+    VksortSorterCreateInfo info{};
+    info.apiVersion = ctx.apiVersion();
+    info.instance = ctx.instance();
+    info.physicalDevice = ctx.physicalDevice();
+    info.device = ctx.device();
+    info.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+    info.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+    info.flags = ctx.subgroupSizeControlEnabled() ? VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT : 0;
+    info.requiredSubgroupSize = o.subgroupSize;
+    info.workgroupSize = o.workgroupSize;
+    info.keysPerThread = o.keysPerThread;
+    info.pfnMessageCallback = printMessage;
+    VksortSorter sorter = VK_NULL_HANDLE;
+    VKCTX_CHECK(vksortCreateSorter(&info, &sorter));
+    return sorter;
+}
+
+VksortSortInfo withOptions(VksortSortInfo info, const Options& o) {
+    info.order = o.order;
+    info.beginBit = o.beginBit;
+    info.endBit = o.endBit;
+    return info;
+}
+
+hostdata::Verdict sortAndVerify(SortRig& rig, const hostdata::Data& input, const VksortSortInfo& info, RunTimes* times) {
+    std::vector<uint8_t> keys, values;
+    *times = rig.sortOnce(info, &keys, &values);
+    std::vector<uint32_t> permutation = hostdata::referencePermutation(input, info.order, info.beginBit, info.endBit);
+    return hostdata::verify(input, permutation, keys.data(),
+                            hostdata::valueBytes(input.valueType) != 0 ? values.data() : nullptr);
+}
+
+int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
+    SortRig rig(ctx, sorter, o.keyType, o.valueType, std::max(o.count, 1u));
+    VksortSortInfo info = withOptions(rig.sortInfo(o.count), o);
+    VksortSortResult where{};
+    VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
+
+    std::vector<double> totals, kinds[3];
+    bool allVerified = true;
+    std::string failure;
+    for (uint32_t r = 0; r < o.repeat; ++r) {
+        hostdata::Data input = hostdata::generate(o.keyType, o.valueType, o.count, o.dist, o.seed + r);
+        rig.load(input);
+        RunTimes t{};
+        hostdata::Verdict verdict = sortAndVerify(rig, input, info, &t);
+        totals.push_back(t.total);
+        for (int k = 0; k < 3; ++k) kinds[k].push_back(t.kinds[k]);
+        if (!verdict.ok && allVerified) failure = "repeat " + std::to_string(r) + ": " + verdict.detail;
+        allVerified = allVerified && verdict.ok;
+    }
+    double median = statsOf(totals).median;
+    double rate = median > 0 ? double(o.count) / (median * 1e-3) : 0.0;
+    size_t validation = ctx.validationMessageCount();
+    std::string validationNote = validation ? ", " + std::to_string(validation) + " validation messages" : "";
+    std::printf("sort-test: %s | %s | %s keys, %s values, %s, %s, bits %u:%u | %u keys | GPU %.3f ms (median of %u) | "
+                "%.3f Gkeys/s | %s%s\n",
+                ctx.properties().deviceName, ctx.driverDescription().c_str(), hostdata::toString(o.keyType),
+                hostdata::toString(o.valueType), o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc",
+                hostdata::toString(o.dist).c_str(), o.beginBit, o.endBit == 0 ? hostdata::keyBits(o.keyType) : o.endBit,
+                o.count, median, o.repeat, rate * 1e-9, allVerified ? "verified" : "FAILED", validationNote.c_str());
+    if (o.timings) {
+        std::printf("sort-test: GPU time per pass kind, summed over %u passes (median): count %.3f ms, scan %.3f ms, "
+                    "reorder %.3f ms\n",
+                    where.passCount, statsOf(kinds[0]).median, statsOf(kinds[1]).median, statsOf(kinds[2]).median);
+    }
+    if (!allVerified) std::printf("sort-test: %s\n", failure.c_str());
+    return allVerified && validation == 0 ? 0 : 1;
+}
+
+// ---- Benchmark ---------------------------------------------------------------------------------
+
+struct Point {
+    VksortKeyType key;
+    VksortValueType value;
+    uint32_t count;
+    uint32_t passes;
+    Stats total, withQueries, kinds[3];
+    double bytesPerKey;   // memory traffic of the reduce-then-scan sort: keys read twice and
+                          // written once per pass, values read and written once per pass
+    double copyBandwidth; // bytes/s, vkCmdCopyBuffer on count * key bytes, read + written
+    double floorMs;       // count * bytesPerKey / copyBandwidth
+    double cpuMs;         // std::sort wall time, 0 when not measured
+    std::string verified; // "yes", "no", or "skipped"
+};
+
+double cpuSortMs(const hostdata::Data& input, const Options& o) {
+    std::vector<uint64_t> keys(input.count);
+    for (uint32_t i = 0; i < input.count; ++i) {
+        keys[i] = hostdata::sortKey(input.key(i), input.keyType, o.order, o.beginBit, o.endBit);
+    }
+    auto start = std::chrono::steady_clock::now();
+    if (input.valueType == VKSORT_VALUE_TYPE_NONE) {
+        std::sort(keys.begin(), keys.end());
+    } else {
+        std::vector<std::pair<uint64_t, uint64_t>> pairs(input.count);
+        for (uint32_t i = 0; i < input.count; ++i) pairs[i] = {keys[i], input.value(i)};
+        start = std::chrono::steady_clock::now();
+        std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& points, const Options& o) {
+    std::fprintf(f, "{\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"order\": \"%s\",\n  \"distribution\": \"%s\",\n",
+                 ctx.properties().deviceName, ctx.driverDescription().c_str(),
+                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str());
+    std::fprintf(f, "  \"results\": [\n");
+    for (size_t i = 0; i < points.size(); ++i) {
+        const Point& p = points[i];
+        double rate = double(p.count) / (p.total.median * 1e-3);
+        std::fprintf(f,
+                     "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"passes\": %u, \"median_ms\": %.6f, "
+                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"count_ms\": %.6f, \"scan_ms\": %.6f, "
+                     "\"reorder_ms\": %.6f, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
+                     "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"verified\": \"%s\"}%s\n",
+                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
+                     p.total.min, p.total.max, rate, p.kinds[0].median, p.kinds[1].median, p.kinds[2].median,
+                     p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.floorMs, p.floorMs / p.total.median, p.cpuMs,
+                     p.verified.c_str(), i + 1 < points.size() ? "," : "");
+    }
+    std::fprintf(f, "  ]\n}\n");
+}
+
+void writeCsv(FILE* f, const std::vector<Point>& points) {
+    std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,count_ms,scan_ms,reorder_ms,"
+                    "bytes_per_key,copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified\n");
+    for (const Point& p : points) {
+        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%.6f,%.1f,%.6e,%.6f,%.4f,%.6f,%s\n",
+                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
+                     p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
+                     p.kinds[1].median, p.kinds[2].median, p.bytesPerKey, p.copyBandwidth, p.floorMs,
+                     p.floorMs / p.total.median, p.cpuMs, p.verified.c_str());
+    }
+}
+
+void writeTo(const std::string& path, const std::function<void(FILE*)>& write) {
+    if (path.empty()) return;
+    FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "w");
+    if (f == nullptr) {
+        std::fprintf(stderr, "cannot write %s\n", path.c_str());
+        std::exit(2);
+    }
+    write(f);
+    if (f != stdout) std::fclose(f);
+}
+
+int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
+    if (o.counts.empty()) {
+        for (uint32_t e = 10; e <= 28; e += 2) o.counts.push_back(1u << e);
+        for (uint32_t odd : {1000003u, 10000019u, 100000007u}) o.counts.push_back(odd);
+        std::sort(o.counts.begin(), o.counts.end());
+    }
+    if (o.keyTypes.empty()) o.keyTypes.push_back(o.keyType);
+    if (o.valueTypes.empty()) o.valueTypes.push_back(o.valueType);
+    o.reps = std::max(o.reps, 10u);
+    VksortSorterProperties properties{};
+    vksortGetSorterProperties(sorter, &properties);
+
+    std::printf("sort-test --bench: %s | %s | %s order, %s keys, bits %u:%u, %u timed sorts per point after %.1f s "
+                "warm-up | tile %u (%u x %u), subgroup %u\n",
+                ctx.properties().deviceName, ctx.driverDescription().c_str(),
+                o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(), o.beginBit,
+                o.endBit, o.reps, o.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
+                properties.subgroupSize);
+    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %8s %8s %6s %9s %8s %4s\n", "key", "value", "count",
+                "median", "min", "max", "Gkeys/s", "count", "scan", "reorder", "w/q", "B/key", "copyGB/s", "floor", "floor%",
+                "cpu ms", "speedup", "ok");
+
+    std::vector<Point> points;
+    bool allOk = true;
+    for (VksortKeyType key : o.keyTypes) {
+        for (VksortValueType value : o.valueTypes) {
+            uint32_t limit = hostdata::keyBytes(key) == 8 || hostdata::valueBytes(value) == 8 ? properties.maxCount64
+                                                                                                : properties.maxCount32;
+            std::vector<uint32_t> counts;
+            for (uint32_t c : o.counts) {
+                if (c >= 1 && c <= limit) counts.push_back(c);
+            }
+            if (counts.empty()) continue;
+            SortRig rig(ctx, sorter, key, value, counts.back());
+            for (uint32_t count : counts) {
+                Point p{};
+                p.key = key;
+                p.value = value;
+                p.count = count;
+                hostdata::Data input = hostdata::generate(key, value, count, o.dist, o.seed);
+                rig.load(input);
+                VksortSortInfo info = withOptions(rig.sortInfo(count), o);
+                VksortSortResult where{};
+                VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
+                p.passes = where.passCount;
+                if (count <= o.verifyMax) {
+                    RunTimes ignored{};
+                    bool ok = sortAndVerify(rig, input, info, &ignored).ok;
+                    p.verified = ok ? "yes" : "no";
+                    allOk = allOk && ok;
+                } else {
+                    p.verified = "skipped";
+                }
+                p.cpuMs = count <= o.cpuMax ? cpuSortMs(input, o) : 0.0;
+                std::vector<RunTimes> runs = rig.bench(info, o.warmup, o.reps);
+                std::vector<double> totals, withQueries, kinds[3];
+                for (const RunTimes& r : runs) {
+                    totals.push_back(r.total);
+                    withQueries.push_back(r.withQueries);
+                    for (int k = 0; k < 3; ++k) kinds[k].push_back(r.kinds[k]);
+                }
+                p.total = statsOf(totals);
+                p.withQueries = statsOf(withQueries);
+                for (int k = 0; k < 3; ++k) p.kinds[k] = statsOf(kinds[k]);
+                uint32_t kb = hostdata::keyBytes(key), vb = hostdata::valueBytes(value);
+                uint32_t valueReads = p.passes - (value == VKSORT_VALUE_TYPE_INDEX ? 1u : 0u);
+                p.bytesPerKey = double(p.passes) * 3.0 * kb + double(valueReads + p.passes) * vb;
+                p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, o.reps);
+                p.floorMs = p.copyBandwidth > 0 ? double(count) * p.bytesPerKey / p.copyBandwidth * 1e3 : 0.0;
+                points.push_back(p);
+                double rate = double(count) / (p.total.median * 1e-3);
+                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8.3f %8.4f %8.4f %8.4f %8.4f %6.0f %8.0f %8.4f %5.1f%% %9.3f "
+                            "%8.1f %4s\n",
+                            hostdata::toString(key), hostdata::toString(value), count, p.total.median, p.total.min,
+                            p.total.max, rate * 1e-9, p.kinds[0].median, p.kinds[1].median, p.kinds[2].median,
+                            p.withQueries.median, p.bytesPerKey, p.copyBandwidth * 1e-9, p.floorMs, 100.0 * p.floorMs / p.total.median,
+                            p.cpuMs, p.cpuMs > 0 ? p.cpuMs / p.total.median : 0.0, p.verified.c_str());
+                std::fflush(stdout);
+            }
+        }
+    }
+    writeTo(o.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o); });
+    writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points); });
+    size_t validation = ctx.validationMessageCount();
+    if (validation != 0) std::printf("sort-test --bench: %zu validation messages\n", validation);
+    return allOk && validation == 0 ? 0 : 1;
+}
 
 } // namespace
 
@@ -133,128 +451,9 @@ int main(int argc, char** argv) {
         }
         return 0;
     }
-
     vkctx::Context ctx(o.context);
-    VksortSorterCreateInfo createInfo{};
-    createInfo.apiVersion = ctx.apiVersion();
-    createInfo.instance = ctx.instance();
-    createInfo.physicalDevice = ctx.physicalDevice();
-    createInfo.device = ctx.device();
-    createInfo.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-    createInfo.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
-    createInfo.flags = ctx.subgroupSizeControlEnabled() ? VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT : 0;
-    createInfo.requiredSubgroupSize = o.subgroupSize;
-    createInfo.workgroupSize = o.workgroupSize;
-    createInfo.keysPerThread = o.keysPerThread;
-    createInfo.pfnMessageCallback = printMessage;
-    VksortSorter sorter = VK_NULL_HANDLE;
-    VKCTX_CHECK(vksortCreateSorter(&createInfo, &sorter));
-
-    uint32_t capacity = std::max(o.count, 1u);
-    VksortMemoryRequirementsInfo requirementsInfo{nullptr, capacity, o.keyType, o.valueType};
-    VksortMemoryRequirements requirements{};
-    VKCTX_CHECK(vksortGetMemoryRequirements(sorter, &requirementsInfo, &requirements));
-
-    uint32_t kb = hostdata::keyBytes(o.keyType), vb = hostdata::valueBytes(o.valueType);
-    vkctx::Buffer keys = ctx.createBuffer(requirements.keys.size, requirements.keys.usage, false);
-    vkctx::Buffer scratch = ctx.createBuffer(requirements.scratch.size, requirements.scratch.usage, false);
-    vkctx::Buffer values{}, pristineKeys{}, pristineValues{};
-    if (vb != 0) values = ctx.createBuffer(requirements.values.size, requirements.values.usage, false);
-    pristineKeys = ctx.createBuffer(requirements.keys.size, 0, false);
-    bool copyValues = o.valueType == VKSORT_VALUE_TYPE_UINT32 || o.valueType == VKSORT_VALUE_TYPE_UINT64;
-    if (copyValues) pristineValues = ctx.createBuffer(requirements.values.size, 0, false);
-
-    VksortBindingsCreateInfo bindingsInfo{};
-    bindingsInfo.maxCount = capacity;
-    bindingsInfo.keyType = o.keyType;
-    bindingsInfo.valueType = o.valueType;
-    bindingsInfo.keys = {keys.buffer, 0, keys.size};
-    if (vb != 0) bindingsInfo.values = {values.buffer, 0, values.size};
-    bindingsInfo.scratch = {scratch.buffer, 0, scratch.size};
-    VksortBindings bindings = VK_NULL_HANDLE;
-    VKCTX_CHECK(vksortCreateBindings(sorter, &bindingsInfo, &bindings));
-
-    VksortSortInfo sortInfo{};
-    sortInfo.bindings = bindings;
-    sortInfo.count = o.count;
-    sortInfo.order = o.order;
-    sortInfo.beginBit = o.beginBit;
-    sortInfo.endBit = o.endBit;
-    VksortSortResult where{};
-    VKCTX_CHECK(vksortGetSortResult(sorter, &sortInfo, &where));
-
-    VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    queryInfo.queryCount = 2;
-    VkQueryPool queries = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkCreateQueryPool(ctx.device(), &queryInfo, nullptr, &queries));
-
-    std::vector<double> milliseconds;
-    bool allVerified = true;
-    std::string failure;
-    for (uint32_t r = 0; r < o.repeat; ++r) {
-        hostdata::Data input = hostdata::generate(o.keyType, o.valueType, o.count, o.dist, o.seed + r);
-        ctx.upload(pristineKeys, 0, input.keys.data(), input.keys.size());
-        if (copyValues) ctx.upload(pristineValues, 0, input.values.data(), input.values.size());
-        ctx.submitAndWait([&](VkCommandBuffer cmd) {
-            if (o.count > 0) {
-                VkBufferCopy keyCopy{0, 0, VkDeviceSize(o.count) * kb};
-                vkCmdCopyBuffer(cmd, pristineKeys.buffer, keys.buffer, 1, &keyCopy);
-                if (copyValues) {
-                    VkBufferCopy valueCopy{0, 0, VkDeviceSize(o.count) * vb};
-                    vkCmdCopyBuffer(cmd, pristineValues.buffer, values.buffer, 1, &valueCopy);
-                }
-            }
-            VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-            barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-            barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
-                                 &barrier, 0, nullptr, 0, nullptr);
-            vkCmdResetQueryPool(cmd, queries, 0, 2);
-            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
-            VKCTX_CHECK(vksortCmdSort(cmd, sorter, &sortInfo, nullptr));
-            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-            VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-            after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-            after.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
-                                 &after, 0, nullptr, 0, nullptr);
-        });
-        uint64_t stamps[2] = {0, 0};
-        VKCTX_CHECK(vkGetQueryPoolResults(ctx.device(), queries, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
-                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-        milliseconds.push_back(double(stamps[1] - stamps[0]) * ctx.properties().limits.timestampPeriod * 1e-6);
-
-        std::vector<uint8_t> outKeys(size_t(o.count) * kb), outValues(size_t(o.count) * vb);
-        const vkctx::Buffer& keySource = where.inScratch ? scratch : keys;
-        ctx.download(keySource, where.keys.offset, outKeys.data(), outKeys.size());
-        if (vb != 0) {
-            const vkctx::Buffer& valueSource = where.inScratch ? scratch : values;
-            ctx.download(valueSource, where.values.offset, outValues.data(), outValues.size());
-        }
-        std::vector<uint32_t> permutation = hostdata::referencePermutation(input, o.order, o.beginBit, o.endBit);
-        hostdata::Verdict verdict = hostdata::verify(input, permutation, outKeys.data(), vb ? outValues.data() : nullptr);
-        if (!verdict.ok && allVerified) failure = "repeat " + std::to_string(r) + ": " + verdict.detail;
-        allVerified = allVerified && verdict.ok;
-    }
-
-    std::sort(milliseconds.begin(), milliseconds.end());
-    double median = milliseconds[milliseconds.size() / 2];
-    double keysPerSecond = median > 0 ? double(o.count) / (median * 1e-3) : 0.0;
-    size_t validation = ctx.validationMessageCount();
-    std::printf("sort-test: %s | %s | %s keys, %s values, %s, %s, bits %u:%u | %u keys | GPU %.3f ms (median of %u) | "
-                "%.3f Gkeys/s | %s%s\n",
-                ctx.properties().deviceName, ctx.driverDescription().c_str(), hostdata::toString(o.keyType),
-                hostdata::toString(o.valueType), o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc",
-                hostdata::toString(o.dist).c_str(), where.passCount ? o.beginBit : 0,
-                o.endBit == 0 ? hostdata::keyBits(o.keyType) : o.endBit, o.count, median, o.repeat,
-                keysPerSecond * 1e-9, allVerified ? "verified" : "FAILED",
-                validation ? (", " + std::to_string(validation) + " validation messages").c_str() : "");
-    if (!allVerified) std::printf("sort-test: %s\n", failure.c_str());
-
-    vkDestroyQueryPool(ctx.device(), queries, nullptr);
-    vksortDestroyBindings(sorter, bindings);
+    VksortSorter sorter = createSorter(ctx, o);
+    int status = o.bench ? runBench(ctx, sorter, o) : runVerify(ctx, sorter, o);
     vksortDestroySorter(sorter);
-    for (vkctx::Buffer* b : {&keys, &values, &scratch, &pristineKeys, &pristineValues}) ctx.destroyBuffer(*b);
-    return allVerified && validation == 0 ? 0 : 1;
+    return status;
 }

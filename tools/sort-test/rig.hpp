@@ -1,0 +1,62 @@
+// The GPU side of sort-test: buffers sized for one (key type, value type, capacity), a pristine
+// device-side copy of the input that is restored before every timed sort, and the timing loops.
+#pragma once
+
+#include <vksort/vksort.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "hostdata.hpp"
+#include "vkcontext.hpp"
+
+struct RunTimes {
+    double total = 0;       // ms, from just before to just after the recorded sort
+    double withQueries = 0; // ms, the same with vksort's per-dispatch timestamps (bench only)
+    double kinds[3] = {};   // ms in count, scan and reorder dispatches (summed over passes)
+};
+
+struct Stats {
+    double median = 0, min = 0, max = 0;
+};
+Stats statsOf(std::vector<double> values);
+
+class SortRig {
+public:
+    SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
+            uint32_t capacity);
+    ~SortRig();
+    SortRig(const SortRig&) = delete;
+    SortRig& operator=(const SortRig&) = delete;
+
+    // Uploads `input` as the pristine copy every sort starts from.
+    void load(const hostdata::Data& input);
+
+    // Restores the input, sorts `count` elements once, downloads the result.
+    RunTimes sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* keys, std::vector<uint8_t>* values);
+
+    // Back-to-back sorts of the loaded input: first at least `warmupSeconds` untimed (so the clocks
+    // are up), then `repetitions` timed ones in one submission. Each starts from the restored input.
+    std::vector<RunTimes> bench(const VksortSortInfo& info, double warmupSeconds, uint32_t repetitions);
+
+    // The device's own copy bandwidth on `bytes` bytes (vkCmdCopyBuffer, bytes read + written per
+    // second), median of `repetitions` back-to-back copies.
+    double copyBandwidth(uint64_t bytes, uint32_t repetitions);
+
+    // A sort info for these bindings.
+    VksortSortInfo sortInfo(uint32_t count) const;
+
+private:
+    void recordIteration(VkCommandBuffer cmd, const VksortSortInfo& info, VkQueryPool pool, uint32_t firstQuery,
+                         VkQueryPool outerPool, uint32_t outerQuery);
+    VkQueryPool createQueryPool(uint32_t count);
+
+    vkctx::Context& ctx_;
+    VksortSorter sorter_;
+    VksortKeyType keyType_;
+    VksortValueType valueType_;
+    uint32_t capacity_;
+    vkctx::Buffer keys_, values_, scratch_, pristineKeys_, pristineValues_;
+    VksortBindings bindings_ = VK_NULL_HANDLE;
+    bool copyValues_ = false;
+};
