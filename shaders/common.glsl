@@ -24,6 +24,9 @@
 
 // Upper bound of gl_NumSubgroups: the host sets it to workgroup size / smallest subgroup size.
 layout(constant_id = kSpecMaxSubgroups) const uint MAX_SUBGROUPS = 64;
+// True when the pipeline guarantees full subgroups: invocation i is lane i % size of subgroup
+// i / size, so positions follow from the IDs without a workgroup scan.
+layout(constant_id = kSpecFullSubgroups) const bool FULL_SUBGROUPS = false;
 
 layout(push_constant) uniform PushBlock { VksortPushConstants pc; };
 
@@ -54,6 +57,11 @@ uint elementCount() {
 
 uint tileCount() {
     return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoNumTiles] : pc.numTiles;
+}
+
+// Index of tile `tile`'s count of `digit` in counts table `table` (see vksort_config.h).
+uint countsEntry(uint table, uint digit, uint tile) {
+    return kCountsOffset + (table * kRadix + digit) * pc.rowStride + tile;
 }
 
 // Grids wider than maxComputeWorkGroupCount[0] are split into rows; this is the flat tile index.
@@ -172,8 +180,14 @@ struct TileLayout {
 };
 
 TileLayout tileLayout(uint keysPerThread) {
-    uvec4 activeLanes = subgroupBallot(true);
     TileLayout place;
+    if (FULL_SUBGROUPS) {
+        place.lane = gl_SubgroupInvocationID;
+        place.width = gl_SubgroupSize;
+        place.chunkBase = gl_SubgroupID * gl_SubgroupSize * keysPerThread;
+        return place;
+    }
+    uvec4 activeLanes = subgroupBallot(true);
     place.lane = subgroupBallotExclusiveBitCount(activeLanes);
     place.width = subgroupBallotBitCount(activeLanes);
     uint total;

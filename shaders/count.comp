@@ -1,5 +1,6 @@
 #version 450
-// Pass 1 of 3: how many keys of each digit value this workgroup's tile holds.
+// Pass 1 of 3: how many keys of each digit value this workgroup's tile holds. Runs for the first
+// pass of a sort only; each reorder counts the digits of the pass after it (see reorder.comp).
 //
 // Each invocation counts its keys in registers: sixteen 16-bit counters packed into two uvec4s.
 // subgroupAdd sums the packed words across the subgroup (no field can carry: a subgroup sees at
@@ -74,6 +75,8 @@ void main() {
     barrier();
     if (gl_LocalInvocationIndex < kRadix) {
         uint digit = gl_LocalInvocationIndex;
-        tables[kCountsOffset + digit * pc.rowStride + tile] = s_counts[digit];
+        tables[countsEntry(pc.table, digit, tile)] = s_counts[digit];
+        // The first reorder adds the second pass's counts into the next table.
+        tables[countsEntry((pc.table + 1u) % kCountTables, digit, tile)] = 0u;
     }
 }

@@ -5,9 +5,12 @@
 // an exclusive scan each entry is where that subgroup's keys of that digit start in the tile.
 shared uint s_histogram[kRadix * MAX_SUBGROUPS];
 
-// This invocation's digits (input) and their positions in the sorted tile (output of rankTile).
-uint g_digit[KEYS_PER_THREAD];
+// Per key of this invocation: the digit in bits 16 and up, and (after rankTile) the key's sorted
+// position in the tile in bits 0-15 (tiles hold at most 65536 keys, which the host checks).
+// One word per key instead of two keeps the register count, and so the occupancy, up.
 uint g_rank[KEYS_PER_THREAD];
+
+uint rankOf(uint j) { return g_rank[j] & 0xFFFFu; }
 
 // Exclusive scan, in place, of the first `n` entries of s_histogram: each invocation sums a
 // short run of consecutive entries, the runs' sums are scanned across the workgroup.
@@ -27,9 +30,10 @@ void scanHistogram(uint n) {
     barrier();
 }
 
-// Ranks every key of the tile by g_digit, stably: keys of a smaller digit first, equal digits
-// in input order (subgroup chunk, then step, then lane; see tileLayout). On return g_rank[j] is
-// the sorted position of this invocation's key j and localDigitStart(d) is where digit d begins.
+// Ranks every key of the tile by its digit (g_rank[j] = digit << 16 on entry), stably: keys of
+// a smaller digit first, equal digits in input order (subgroup chunk, then step, then lane; see
+// tileLayout). On return rankOf(j) is the sorted position of this invocation's key j and
+// localDigitStart(d) is where digit d begins.
 void rankTile() {
     uint subgroups = gl_NumSubgroups;
     for (uint i = gl_LocalInvocationIndex; i < kRadix * subgroups; i += gl_WorkGroupSize.x) {
@@ -37,22 +41,23 @@ void rankTile() {
     }
     barrier();
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uvec4 peers = matchDigit(g_digit[j]);
+        uint digit = g_rank[j] >> 16u;
+        uvec4 peers = matchDigit(digit);
         uint before = subgroupBallotExclusiveBitCount(peers);
         uint count = subgroupBallotBitCount(peers);
-        uint counter = g_digit[j] * subgroups + gl_SubgroupID;
+        uint counter = digit * subgroups + gl_SubgroupID;
         uint seen = s_histogram[counter];
         subgroupMemoryBarrierShared();
         subgroupBarrier(); // every peer has read the counter before the last peer advances it
         if (before + 1u == count) s_histogram[counter] = seen + count;
         subgroupMemoryBarrierShared();
         subgroupBarrier();
-        g_rank[j] = seen + before;
+        g_rank[j] += seen + before;
     }
     barrier();
     scanHistogram(kRadix * subgroups);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        g_rank[j] += s_histogram[g_digit[j] * subgroups + gl_SubgroupID];
+        g_rank[j] += s_histogram[(g_rank[j] >> 16u) * subgroups + gl_SubgroupID];
     }
 }
 
@@ -66,7 +71,7 @@ uint localDigitStart(uint digit) {
 shared uint s_exchange[TILE_SIZE];
 
 void exchangeWords(inout uint words[KEYS_PER_THREAD], TileLayout place) {
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[g_rank[j]] = words[j];
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[rankOf(j)] = words[j];
     barrier();
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[tileSlot(place, j)];
     barrier();

@@ -6,7 +6,12 @@
 // digit: their global writes land in one run per digit and coalesce. A key's destination is
 //   (keys of smaller digits, all tiles) + (keys of its digit in earlier tiles) + (its rank
 //   among keys of its digit in this tile),
-// the first two from the scan, the last from the local sort.
+// the first two from the scan (or, with few tiles, from the counts directly: kFlagInlineScan),
+// the last from the local sort.
+//
+// Knowing every destination, the pass also counts the next pass's digits per destination tile
+// (kFlagCountNext), so only the first pass needs the count shader: later passes read each key
+// once instead of twice. See the table rotation in vksort_config.h.
 
 #include "common.glsl"
 #include "tile.glsl"
@@ -14,61 +19,116 @@
 
 // Global position minus local position of each digit's run: slot + offset = destination.
 shared uint s_digitOffset[kRadix];
+// Per digit: the total over all tiles, and the count in tiles before this one.
+shared uint s_digitTotal[kRadix];
+shared uint s_tilePrefix[kRadix];
+// Next pass's counts of this tile's keys, by (digit of this pass, which of the two destination
+// tiles its run touches, next digit).
+shared uint s_nextCounts[kNextCountSlots];
+shared uint s_firstDestinationTile[kRadix];
 
 void main() {
     if (!launchIsSupported()) return;
     uint tile = flatWorkgroupIndex();
-    if (tile >= tileCount()) return;
+    uint tiles = tileCount();
+    if (tile >= tiles) return;
     uint tileBase = tile * TILE_SIZE;
     uint valid = min(TILE_SIZE, elementCount() - tileBase);
+    uint table = pc.table;
+    bool countNext = (pc.flags & kFlagCountNext) != 0u;
     TileLayout place = tileLayout(KEYS_PER_THREAD);
 
-    // Slots past the end of the input get the largest digit: they are last in input order, so
-    // the stable rank puts them after every real key, at sorted slots >= valid, never written.
-    // Whole tiles (all but the last) load without guards, so every load is in flight at once.
-    DigitMap map = digitMap(pc.shift, pc.endBit);
+    // The tile's keys, all loads in flight at once (whole tiles load without guards). Their
+    // digits are taken only after the loads of the counts below are issued too.
     Key keys[KEYS_PER_THREAD];
     if (valid == TILE_SIZE) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
-        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) g_digit[j] = digitOf(keys[j], map);
     } else {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
             uint slot = tileSlot(place, j);
             keys[j] = slot < valid ? keysIn[tileBase + slot] : Key(0u);
-            g_digit[j] = slot < valid ? digitOf(keys[j], map) : map.mask;
         }
     }
 
-    rankTile();
-
-    if (gl_LocalInvocationIndex < kRadix) {
-        uint digit = gl_LocalInvocationIndex;
-        uint global = tables[kCountsOffset + digit * pc.rowStride + tile];
-        for (uint d = 0u; d < digit; ++d) global += tables[kTotalsOffset + d];
-        s_digitOffset[digit] = global - localDigitStart(digit);
+    // Where this tile's digits go. With the scan's results (fetched first so that their latency
+    // hides behind the ranking), or summed here straight from the counts when tiles are few:
+    // digit d is summed by every (gl_WorkGroupSize.x / 16)-th invocation, striding over tiles.
+    uint invocation = gl_LocalInvocationIndex;
+    if ((pc.flags & kFlagInlineScan) != 0u) {
+        if (invocation < kRadix) {
+            s_digitTotal[invocation] = 0u;
+            s_tilePrefix[invocation] = 0u;
+        }
+        barrier();
+        uint digit = invocation % kRadix, lanes = gl_WorkGroupSize.x / kRadix;
+        uint all = 0u, before = 0u;
+        for (uint t = invocation / kRadix; t < tiles; t += lanes) {
+            uint c = tables[countsEntry(table, digit, t)];
+            all += c;
+            before += t < tile ? c : 0u;
+        }
+        atomicAdd(s_digitTotal[digit], all);
+        atomicAdd(s_tilePrefix[digit], before);
+    } else if (invocation < kRadix) {
+        s_digitTotal[invocation] = tables[kTotalsOffset + invocation];
+        s_tilePrefix[invocation] = tables[countsEntry(table, invocation, tile)];
     }
-    // (exchangeWords begins with a barrier-free scatter and ends with barriers, which also
-    // publish s_digitOffset before it is read below.)
+    if (invocation < kRadix) {
+        // Zero this tile's entries of the table the pass after next will add its counts into;
+        // their last reader was the previous pass.
+        tables[countsEntry((table + 2u) % kCountTables, invocation, tile)] = 0u;
+    }
+    for (uint i = invocation; i < kNextCountSlots; i += gl_WorkGroupSize.x) s_nextCounts[i] = 0u;
+
+    // Slots past the end of the input get the largest digit: they are last in input order, so
+    // the stable rank puts them after every real key, at sorted slots >= valid, never written.
+    DigitMap map = digitMap(pc.shift, pc.endBit);
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        g_rank[j] = (tileSlot(place, j) < valid ? digitOf(keys[j], map) : map.mask) << 16u;
+    }
+
+    rankTile(); // (its barriers also publish the shared arrays written above)
+
+    if (invocation < kRadix) {
+        uint digit = invocation;
+        uint global = s_tilePrefix[digit];
+        [[unroll]] for (uint d = 0u; d < kRadix; ++d) global += d < digit ? s_digitTotal[d] : 0u;
+        s_digitOffset[digit] = global - localDigitStart(digit);
+        s_firstDestinationTile[digit] = global / TILE_SIZE;
+    }
+    // (exchangeWords ends with barriers, which publish s_digitOffset before it is read below.)
 
 #if VKSORT_KEY_WORDS == 1
     exchangeWords(keys, place);
 #else
     uint low[KEYS_PER_THREAD], high[KEYS_PER_THREAD];
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) { low[j] = keys[j].x; high[j] = keys[j].y; }
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        low[j] = keys[j].x;
+        high[j] = keys[j].y;
+    }
     exchangeWords(low, place);
     exchangeWords(high, place);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = uvec2(low[j], high[j]);
 #endif
 
-    uint destination[KEYS_PER_THREAD];
+    // keys[j] is now the key at sorted slot tileSlot(place, j).
+    DigitMap next = digitMap(min(pc.shift + kDigitBits, pc.endBit - 1u), pc.endBit);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
-        destination[j] = s_digitOffset[digitOf(keys[j], map)] + slot;
-        if (slot < valid) keysOut[destination[j]] = keys[j];
+        if (slot < valid) {
+            uint digit = digitOf(keys[j], map);
+            uint destination = s_digitOffset[digit] + slot;
+            keysOut[destination] = keys[j];
+            if (countNext) {
+                uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
+                atomicAdd(s_nextCounts[(digit * 2u + which) * kRadix + digitOf(keys[j], next)], 1u);
+            }
+        }
     }
 
 #if VKSORT_VALUE_WORDS > 0
-    // Values are loaded only now, in input order, to keep registers free during the ranking.
+    // Values are loaded only now, in input order, to keep registers free during the ranking; their
+    // destinations are recomputed from the sorted keys rather than kept in registers.
     uint words[KEYS_PER_THREAD];
     bool index = (pc.flags & kFlagIndexValues) != 0u;
 #if VKSORT_VALUE_WORDS == 1
@@ -78,7 +138,8 @@ void main() {
     }
     exchangeWords(words, place);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        if (tileSlot(place, j) < valid) valuesOut[destination[j]] = words[j];
+        uint slot = tileSlot(place, j);
+        if (slot < valid) valuesOut[s_digitOffset[digitOf(keys[j], map)] + slot] = words[j];
     }
 #else
     uint highWords[KEYS_PER_THREAD];
@@ -91,8 +152,22 @@ void main() {
     exchangeWords(words, place);
     exchangeWords(highWords, place);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        if (tileSlot(place, j) < valid) valuesOut[destination[j]] = uvec2(words[j], highWords[j]);
+        uint slot = tileSlot(place, j);
+        if (slot < valid) valuesOut[s_digitOffset[digitOf(keys[j], map)] + slot] = uvec2(words[j], highWords[j]);
     }
 #endif
 #endif
+
+    if (countNext) {
+        barrier();
+        uint nextTable = (table + 1u) % kCountTables;
+        for (uint i = invocation; i < kNextCountSlots; i += gl_WorkGroupSize.x) {
+            uint n = s_nextCounts[i];
+            if (n != 0u) {
+                uint digit = i / (2u * kRadix);
+                uint destinationTile = s_firstDestinationTile[digit] + (i / kRadix) % 2u;
+                atomicAdd(tables[countsEntry(nextTable, i % kRadix, destinationTile)], n);
+            }
+        }
+    }
 }

@@ -14,7 +14,7 @@ void main() {
     if (!launchIsSupported()) return;
     uint digit = gl_WorkGroupID.x;
     uint tiles = tileCount();
-    uint row = kCountsOffset + digit * pc.rowStride;
+    uint row = countsEntry(pc.table, digit, 0u);
     uint carry = 0u;
     for (uint chunk = 0u; chunk < tiles; chunk += gl_WorkGroupSize.x * kScanItemsPerThread) {
         uint first = chunk + gl_LocalInvocationIndex * kScanItemsPerThread;

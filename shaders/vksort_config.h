@@ -38,6 +38,7 @@ VKSORT_CONST kBindingCount = 5u;
 VKSORT_CONST kSpecWorkgroupSize = 0u;  /* local_size_x of every pipeline */
 VKSORT_CONST kSpecKeysPerThread = 1u;  /* tile = workgroup size * keys per thread */
 VKSORT_CONST kSpecMaxSubgroups = 2u;   /* upper bound of gl_NumSubgroups, sizes shared arrays */
+VKSORT_CONST kSpecFullSubgroups = 3u;  /* 1: created with REQUIRE_FULL_SUBGROUPS, lanes are dense */
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */
 /* Bits 0-1: how the key's bits map to an order-preserving unsigned integer. */
@@ -48,9 +49,11 @@ VKSORT_CONST kFlagKeyTypeMask = 3u;
 VKSORT_CONST kFlagDescending = 4u;      /* invert the ordered key: a stable descending sort */
 VKSORT_CONST kFlagIndexValues = 8u;     /* this pass makes values = input index (argsort) */
 VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the tables' info */
+VKSORT_CONST kFlagCountNext = 32u;      /* the reorder also counts the next pass's digits */
+VKSORT_CONST kFlagInlineScan = 64u;     /* the reorder scans the counts itself (few tiles) */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
-/* One block for every pipeline; 32 bytes, well under the 128 bytes every device offers. */
+/* One block for every pipeline; 36 bytes, well under the 128 bytes every device offers. */
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
@@ -60,14 +63,20 @@ struct VksortPushConstants {
     VKSORT_U32 flags;      /* kFlag* bits */
     VKSORT_U32 maxCount;   /* the bindings' capacity: indirect counts are clamped to it */
     VKSORT_U32 dispatchWidth; /* indirect setup: max workgroups per grid row */
+    VKSORT_U32 table;      /* which of the kCountTables tables holds this pass's counts */
 };
-VKSORT_CONST kPushConstantsSize = 32u;
+VKSORT_CONST kPushConstantsSize = 36u;
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
 /* [0, kInfoWords)        info: runtime count, tile count, indirect dispatch arguments, status
  * [kTotalsOffset, +16)   per-digit totals of the current pass, written by the scan
- * [kCountsOffset, ...)   per-tile digit counts, digit-major: counts[d * rowStride + tile];
- *                        the scan turns each row into its exclusive prefix in place. */
+ * [kCountsOffset, ...)   kCountTables tables of per-tile digit counts, each digit-major:
+ *                        table k at kCountsOffset + k * kRadix * rowStride, entry
+ *                        [digit * rowStride + tile]; the scan turns a table's rows into their
+ *                        exclusive prefixes in place.
+ * The tables rotate: pass p reads table p % 3, its reorder adds pass p + 1's counts into table
+ * (p + 1) % 3 and zeroes table (p + 2) % 3 for pass p + 1 to add into. The count pass (first
+ * pass only) writes table 0 and zeroes table 1. No table ever needs a separate clear. */
 VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count */
 VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for count and reorder */
@@ -77,17 +86,23 @@ VKSORT_CONST kInfoStatus = 16u;        /* nonzero: a shader met an impossible la
 VKSORT_CONST kInfoWords = 32u;
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kCountsOffset = kTotalsOffset + kRadix;
+VKSORT_CONST kCountTables = 3u;
 
 /* kInfoStatus bits: written instead of touching memory out of bounds. */
 VKSORT_CONST kStatusTooManySubgroups = 1u; /* gl_NumSubgroups exceeded kSpecMaxSubgroups */
 
+/* ---- Reorder ------------------------------------------------------------------------------- */
+/* The run of one digit inside a tile covers at most two destination tiles, so the next pass's
+ * counts of a tile's keys fall into at most kRadix * 2 destination tiles. */
+VKSORT_CONST kNextCountSlots = kRadix * 2u * kRadix;
+
 /* ---- Scan ---------------------------------------------------------------------------------- */
 /* The scan runs with the tile passes' workgroup size; each invocation scans this many
  * consecutive tiles per chunk. */
-VKSORT_CONST kScanItemsPerThread = 4u;
+VKSORT_CONST kScanItemsPerThread = 16u;
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 32 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 36 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kInfoSmallArgs + 3u <= kInfoStatus && kInfoStatus < kInfoWords, "info fits");
 } /* namespace vksort */

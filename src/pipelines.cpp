@@ -40,14 +40,16 @@ struct Creator {
             return result;
         }
 
+        // (A GLSL bool specialization constant is 4 bytes, VkBool32-sized.)
         const uint32_t constants[] = {options.tile.workgroupSize, options.tile.keysPerThread,
-                                      options.tile.maxSubgroups};
+                                      options.tile.maxSubgroups, options.tile.fullSubgroups ? 1u : 0u};
         const VkSpecializationMapEntry entries[] = {
             {kSpecWorkgroupSize, 0, 4},
             {kSpecKeysPerThread, 4, 4},
             {kSpecMaxSubgroups, 8, 4},
+            {kSpecFullSubgroups, 12, 4},
         };
-        VkSpecializationInfo specialization{3, entries, sizeof(constants), constants};
+        VkSpecializationInfo specialization{4, entries, sizeof(constants), constants};
 
         VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
             VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
@@ -56,7 +58,7 @@ struct Creator {
         VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         info.stage.pNext = options.requiredSubgroupSize != 0 ? &requiredSize : nullptr;
-        info.stage.flags = options.requireFullSubgroups ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT : 0;
+        info.stage.flags = options.tile.fullSubgroups ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT : 0;
         info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
         info.stage.module = module;
         info.stage.pName = "main";

@@ -24,7 +24,6 @@ struct Pipelines {
 struct PipelineOptions {
     TileConfig tile;
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
-    bool requireFullSubgroups = false;
 };
 
 // Creates every pipeline; on failure destroys what it made and names the failing object.

@@ -8,11 +8,11 @@ namespace {
 
 bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-// Shared arrays are sized per subgroup. Without a required subgroup size a driver may launch
-// subgroups narrower than the size it reports (some vary between 8 and 32), so the arrays are
-// sized for subgroups of 4 unless the device names a smaller minimum; a narrower launch than that
-// is refused by the shaders (kStatusTooManySubgroups) instead of overrunning the arrays. The
-// cost is a few KiB of shared memory.
+// Shared arrays are sized per subgroup. Where the pipelines guarantee full subgroups of a size
+// within the device's [minSubgroupSize, maxSubgroupSize] the minimum is exact. Otherwise a driver
+// may launch subgroups narrower, or emptier, than the size it reports, so the arrays are sized
+// for subgroups of 4 unless the device names a smaller minimum; a launch with more subgroups than
+// that is refused by the shaders (kStatusTooManySubgroups) instead of overrunning the arrays.
 constexpr uint32_t kAssumedSmallestSubgroup = 4;
 
 // Subgroup sizes are at most 128 in Vulkan; the count pass packs two 16-bit counters per word and
@@ -25,16 +25,15 @@ uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
     uint32_t words = config.tileSize()                    // s_exchange
                      + kRadix * config.maxSubgroups       // s_histogram
                      + (config.maxSubgroups + 1)          // s_subgroupTotals
-                     + kRadix;                            // s_digitOffset
+                     + kNextCountSlots                    // s_nextCounts
+                     + 4 * kRadix;                        // s_digitOffset, s_digitTotal, ...
     return words * 4u;
 }
 
 bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
-                      uint32_t requiredSubgroupSize, TileConfig* config, std::string* reason) {
+                      const SubgroupControl& control, TileConfig* config, std::string* reason) {
     uint32_t deviceMaxWorkgroup = std::min(device.maxWorkgroupInvocations, device.maxWorkgroupSizeX);
-    uint32_t smallestSubgroup = requiredSubgroupSize != 0 ? requiredSubgroupSize
-                                                          : std::min(device.minSubgroupSize, kAssumedSmallestSubgroup);
-    if (smallestSubgroup == 0) {
+    if (device.minSubgroupSize == 0) {
         *reason = "the device reports a subgroup size of 0";
         return false;
     }
@@ -56,12 +55,22 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
             return false;
         }
     }
+    // REQUIRE_FULL_SUBGROUPS needs the workgroup to be a multiple of the largest size it may get.
+    uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+    c.fullSubgroups = control.fullSubgroupsAvailable && c.workgroupSize % launchSize == 0;
+    uint32_t smallestSubgroup = control.requiredSize != 0 ? control.requiredSize
+                                : c.fullSubgroups     ? device.minSubgroupSize
+                                                      : std::min(device.minSubgroupSize, kAssumedSmallestSubgroup);
     c.maxSubgroups = std::max(1u, c.workgroupSize / smallestSubgroup);
 
     if (keysPerThreadOverride != 0) {
         c.keysPerThread = keysPerThreadOverride;
         if (c.keysPerThread * kLargestSubgroup >= 65536u) {
             *reason = "keysPerThread " + std::to_string(keysPerThreadOverride) + " must be below 512";
+            return false;
+        }
+        if (c.tileSize() > kMaxTileSize) {
+            *reason = "a tile of " + std::to_string(c.tileSize()) + " keys exceeds " + std::to_string(kMaxTileSize);
             return false;
         }
         if (reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
@@ -89,8 +98,8 @@ uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, ui
     uint64_t limit = UINT32_MAX - config.tileSize(); // tileBase + slot never wraps
     limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / keyBytes);
     if (valueBytes != 0) limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / valueBytes);
-    // The counts table of the capacity must fit one binding too (it always does in practice).
-    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kCountsOffset) / kRadix * config.tileSize();
+    // The counts tables of the capacity must fit one binding too (they always do in practice).
+    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kCountsOffset) / (kCountTables * kRadix) * config.tileSize();
     limit = std::min(limit, tableLimit);
     // A grid of maxX * maxY workgroups bounds the tiles one dispatch can reach.
     uint64_t gridLimit = uint64_t(device.maxWorkgroupCount[0]) * device.maxWorkgroupCount[1] * config.tileSize();
@@ -111,7 +120,7 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
         next = alignUp(next + layout.valuesBytes, alignment);
     }
     layout.tablesOffset = next;
-    layout.tablesBytes = (uint64_t(kCountsOffset) + uint64_t(kRadix) * layout.rowStride) * 4u;
+    layout.tablesBytes = (uint64_t(kCountsOffset) + uint64_t(kCountTables) * kRadix * layout.rowStride) * 4u;
     layout.totalBytes = layout.tablesOffset + layout.tablesBytes;
     return layout;
 }

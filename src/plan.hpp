@@ -26,23 +26,35 @@ struct DeviceFacts {
 struct TileConfig {
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
-    uint32_t maxSubgroups = 0; // specialization constant: workgroupSize / smallest subgroup size
+    uint32_t maxSubgroups = 0;  // specialization constant: workgroupSize / smallest subgroup size
+    bool fullSubgroups = false; // pipelines are created with REQUIRE_FULL_SUBGROUPS
     uint32_t tileSize() const { return workgroupSize * keysPerThread; }
 };
+
+// What the device lets the sorter control about subgroups.
+struct SubgroupControl {
+    bool fullSubgroupsAvailable = false; // subgroup size control and computeFullSubgroups enabled
+    uint32_t requiredSize = 0;           // a pinned subgroup size, or 0
+};
+
+// Ranks inside a tile are packed into 16 bits (shaders/rank.glsl).
+constexpr uint32_t kMaxTileSize = 65536;
 
 // Tuning defaults. Each value is a starting point that fits every Vulkan 1.1 device once
 // clamped to its limits (chooseTileConfig); docs/PERFORMANCE.md records the measurements.
 constexpr uint32_t kDefaultWorkgroupSize = 256;
 constexpr uint32_t kDefaultKeysPerThread = 16;
+// Up to this many tiles the reorder sums the counts of all tiles itself (16 * tiles loads per
+// workgroup) rather than waiting for a scan dispatch and its barrier.
+constexpr uint32_t kInlineScanMaxTiles = 256;
 
 // Shared memory the reorder pass (the largest user) needs for a configuration, in bytes.
 uint32_t reorderSharedMemoryBytes(const TileConfig& config);
 
-// Picks the tile configuration for a device; overrides of 0 mean "choose". `subgroupSize` is the
-// size the pipelines are pinned to, or 0. Returns false with a reason when an override or the
-// device cannot work.
+// Picks the tile configuration for a device; overrides of 0 mean "choose". Returns false with a
+// reason when an override or the device cannot work.
 bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
-                      uint32_t requiredSubgroupSize, TileConfig* config, std::string* reason);
+                      const SubgroupControl& control, TileConfig* config, std::string* reason);
 
 constexpr uint32_t ceilDiv(uint32_t a, uint32_t b) { return a / b + (a % b != 0 ? 1u : 0u); }
 constexpr uint64_t alignUp(uint64_t value, uint64_t alignment) {

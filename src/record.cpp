@@ -6,6 +6,8 @@
 
 namespace vksort {
 
+bool useInlineScan(uint32_t numTiles) { return numTiles <= kInlineScanMaxTiles; }
+
 uint32_t orderFlags(VksortKeyType keyType, VksortOrder order) {
     uint32_t flags = 0;
     switch (keyType) {
@@ -29,6 +31,7 @@ void bindPass(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBin
     constants.endBit = pass.endBit;
     constants.flags = pass.flags;
     constants.maxCount = bindings.maxCount;
+    constants.table = pass.table;
     const Functions& fn = sorter.fn;
     fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, 1,
                                &bindings.sets[pass.set], 0, nullptr);
@@ -139,9 +142,13 @@ extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter so
     };
     timestamp();
 
-    // Per pass: count digits per tile, scan the counts into offsets, reorder into the other
-    // buffer of the ping-pong pair. Even passes read the caller's buffers, odd passes the scratch.
+    // The count pass runs for the first pass only: every reorder counts the next pass's digits
+    // per destination tile while it writes. Per pass then: scan the counts into offsets (unless
+    // tiles are few enough for the reorder to sum them itself), reorder into the other buffer of
+    // the ping-pong pair. Even passes read the caller's buffers, odd passes the scratch.
+    // Skipped dispatches still get their timestamp, so the query layout stays fixed.
     uint32_t baseFlags = orderFlags(bindings.keyType, pInfo->order);
+    bool inlineScan = useInlineScan(ceilDiv(pInfo->count, sorter->tile.tileSize()));
     for (uint32_t p = 0; p < plan.passCount; ++p) {
         PassParams pass;
         pass.count = pInfo->count;
@@ -149,15 +156,22 @@ extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter so
         pass.endBit = plan.endBit;
         pass.flags = baseFlags;
         if (p == 0 && bindings.valueType == VKSORT_VALUE_TYPE_INDEX) pass.flags |= kFlagIndexValues;
+        if (p + 1 < plan.passCount) pass.flags |= kFlagCountNext;
+        if (inlineScan) pass.flags |= kFlagInlineScan;
+        pass.table = p % kCountTables;
         pass.set = p % 2 == 0 ? kSetForward : kSetBackward;
 
         bindPass(commandBuffer, *sorter, bindings, pass);
-        dispatchCount(commandBuffer, *sorter, bindings, pass);
+        if (p == 0) {
+            dispatchCount(commandBuffer, *sorter, bindings, pass);
+            recordComputeBarrier(commandBuffer, *sorter);
+        }
         timestamp();
-        recordComputeBarrier(commandBuffer, *sorter);
-        dispatchScan(commandBuffer, *sorter);
+        if (!inlineScan) {
+            dispatchScan(commandBuffer, *sorter);
+            recordComputeBarrier(commandBuffer, *sorter);
+        }
         timestamp();
-        recordComputeBarrier(commandBuffer, *sorter);
         dispatchReorder(commandBuffer, *sorter, bindings, pass);
         timestamp();
         if (p + 1 < plan.passCount) recordComputeBarrier(commandBuffer, *sorter);

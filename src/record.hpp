@@ -12,8 +12,12 @@ struct PassParams {
     uint32_t shift = 0;  // lowest key bit of the digit
     uint32_t endBit = 0; // one past the highest key bit sorted
     uint32_t flags = 0;  // kFlag* bits
+    uint32_t table = 0;  // counts table of this pass (pass % kCountTables)
     BindingSet set = kSetForward;
 };
+
+// Whether the reorder sums the counts itself instead of a scan dispatch (few tiles).
+bool useInlineScan(uint32_t numTiles);
 
 // kFlag* bits for a key type and order.
 uint32_t orderFlags(VksortKeyType keyType, VksortOrder order);

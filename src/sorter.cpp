@@ -91,7 +91,10 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     }
 
     TileConfig tile;
-    if (!chooseTileConfig(device.facts, info.workgroupSize, info.keysPerThread, required, &tile, &reason)) {
+    SubgroupControl control;
+    control.fullSubgroupsAvailable = sizeControl && device.computeFullSubgroups;
+    control.requiredSize = required;
+    if (!chooseTileConfig(device.facts, info.workgroupSize, info.keysPerThread, control, &tile, &reason)) {
         return fail(info, VK_ERROR_FEATURE_NOT_PRESENT, reason);
     }
     if (required != 0 && tile.workgroupSize / required > device.maxComputeWorkgroupSubgroups) {
@@ -103,9 +106,6 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     PipelineOptions options;
     options.tile = tile;
     options.requiredSubgroupSize = required;
-    // Full subgroups are requested only where the rules allow it; the shaders are correct without.
-    uint32_t launchSize = required != 0 ? required : device.facts.maxSubgroupSize;
-    options.requireFullSubgroups = sizeControl && device.computeFullSubgroups && tile.workgroupSize % launchSize == 0;
 
     VksortSorter sorter = new (std::nothrow) VksortSorter_T;
     if (sorter == nullptr) return fail(info, VK_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");

@@ -292,8 +292,11 @@ typedef struct VksortSortInfo {
      * from query firstTimestampQuery on: query 0 when every command recorded before the sort
      * has completed, then for each pass p three queries, 1 + 3p, 2 + 3p and 3 + 3p, when its
      * count, scan and reorder dispatches have completed (all with
-     * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries times each
-     * dispatch, in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. The queries
+     * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each
+     * dispatch, in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Only the first
+     * pass has a count dispatch (each reorder counts the digits of the pass after it), and
+     * sorts of few tiles have no scan dispatch (the reorder sums the counts itself); the query
+     * of a dispatch that does not run repeats the time of the one before it. The queries
      * must have been reset (vkCmdResetQueryPool) and the queue family must support timestamps.
      * With count 0 nothing is written. */
     VkQueryPool timestampQueryPool;

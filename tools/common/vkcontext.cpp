@@ -292,6 +292,16 @@ Context::Context(const ContextOptions& options) {
             }
         }
     }
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    if (options.pipelineStatistics &&
+        hasDeviceExtension(physicalDevice_, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+        statistics.pipelineExecutableInfo = VK_TRUE;
+        statistics.pNext = const_cast<void*>(deviceInfo.pNext);
+        deviceInfo.pNext = &statistics;
+        deviceExtensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        statisticsEnabled_ = true;
+    }
     deviceInfo.enabledExtensionCount = uint32_t(deviceExtensions.size());
     deviceInfo.ppEnabledExtensionNames = deviceExtensions.data();
     VKCTX_CHECK(vkCreateDevice(physicalDevice_, &deviceInfo, nullptr, &device_));

@@ -35,6 +35,8 @@ struct ContextOptions {
     bool minimalVulkan11 = false;
     // Enable subgroup size control (Vulkan 1.3 or VK_EXT_subgroup_size_control) when offered.
     bool subgroupSizeControl = true;
+    // Enable VK_KHR_pipeline_executable_properties when offered (tools/pipeline-stats).
+    bool pipelineStatistics = false;
 };
 
 struct DeviceSummary {
@@ -71,6 +73,7 @@ public:
     uint32_t queueFamily() const { return queueFamily_; }
     uint32_t apiVersion() const { return apiVersion_; }
     bool subgroupSizeControlEnabled() const { return sizeControlEnabled_; }
+    bool pipelineStatisticsEnabled() const { return statisticsEnabled_; }
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     const VkPhysicalDeviceSubgroupProperties& subgroupProperties() const { return subgroup_; }
     std::string driverDescription() const; // e.g. "NVIDIA 580.159.04" or "Mesa 22.3.6 (LLVM 15.0.6)"
@@ -111,6 +114,7 @@ private:
     uint32_t apiVersion_ = 0;
     uint32_t timestampValidBits_ = 0;
     bool sizeControlEnabled_ = false;
+    bool statisticsEnabled_ = false;
     bool validation_ = false;
     VkPhysicalDeviceProperties properties_{};
     VkPhysicalDeviceSubgroupProperties subgroup_{};
