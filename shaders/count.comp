@@ -2,10 +2,10 @@
 // Pass 1 of 3: how many keys of each digit value this workgroup's tile holds. Runs for the first
 // pass of a sort only; each reorder counts the digits of the pass after it (see reorder.comp).
 //
-// Each invocation counts its keys in registers: sixteen 16-bit counters packed into two uvec4s.
-// subgroupAdd sums the packed words across the subgroup (no field can carry: a subgroup sees at
-// most 128 lanes * keys per thread < 65536 keys, which the host checks), and one lane per
-// subgroup adds the totals into shared memory. The result goes to the counts table, digit-major,
+// Each invocation counts its keys in registers: sixteen 8-bit counters packed into one uvec4
+// (keys per thread stay below 256, which the host checks). Spread to 16-bit fields, subgroupAdd
+// sums them across the subgroup (no field can carry: a subgroup sees at most 128 lanes * 255
+// keys < 65536), and one lane per subgroup adds the totals into shared memory. The result goes to the counts table, digit-major,
 // for the scan. Counting needs no order, only that every key of the tile is seen once, so the
 // loads are striped across the workgroup and, for whole tiles, 16 bytes wide and all issued
 // before the first is used: the pass is a pure read of the keys and must run at read bandwidth.
@@ -17,12 +17,9 @@ layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysI
 
 shared uint s_counts[kRadix];
 
-// Counter of digit d: 16 bits at (d & 1) * 16 of word d >> 1; words 0-3 in low, 4-7 in high.
-void countDigit(uint digit, inout uvec4 low, inout uvec4 high) {
-    uint increment = 1u << ((digit & 1u) * 16u);
-    uvec4 word = uvec4(digit >> 1u);
-    low += uvec4(equal(word, uvec4(0u, 1u, 2u, 3u))) * increment;
-    high += uvec4(equal(word, uvec4(4u, 5u, 6u, 7u))) * increment;
+// Counter of digit d: 8 bits at (d & 3) * 8 of word d >> 2.
+void countDigit(uint digit, inout uvec4 counters) {
+    counters += uvec4(equal(uvec4(digit >> 2u), uvec4(0u, 1u, 2u, 3u))) << ((digit & 3u) * 8u);
 }
 
 const uint KEYS_PER_VECTOR = 4u / VKSORT_KEY_WORDS;
@@ -38,7 +35,7 @@ void main() {
 
     if (gl_LocalInvocationIndex < kRadix) s_counts[gl_LocalInvocationIndex] = 0u;
 
-    uvec4 low = uvec4(0u), high = uvec4(0u);
+    uvec4 counters = uvec4(0u);
     if (KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && tileBase + TILE_SIZE <= count) {
         uvec4 vectors[VECTORS_PER_THREAD];
         uint first = tileBase / KEYS_PER_VECTOR + gl_LocalInvocationIndex;
@@ -47,29 +44,32 @@ void main() {
         }
         [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
 #if VKSORT_KEY_WORDS == 1
-            countDigit(digitOf(vectors[i].x, map), low, high);
-            countDigit(digitOf(vectors[i].y, map), low, high);
-            countDigit(digitOf(vectors[i].z, map), low, high);
-            countDigit(digitOf(vectors[i].w, map), low, high);
+            countDigit(digitOf(vectors[i].x, map), counters);
+            countDigit(digitOf(vectors[i].y, map), counters);
+            countDigit(digitOf(vectors[i].z, map), counters);
+            countDigit(digitOf(vectors[i].w, map), counters);
 #else
-            countDigit(digitOf(vectors[i].xy, map), low, high);
-            countDigit(digitOf(vectors[i].zw, map), low, high);
+            countDigit(digitOf(vectors[i].xy, map), counters);
+            countDigit(digitOf(vectors[i].zw, map), counters);
 #endif
         }
     } else {
         uint valid = min(TILE_SIZE, count - tileBase);
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
             uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-            if (slot < valid) countDigit(digitOf(keysIn[tileBase + slot], map), low, high);
+            if (slot < valid) countDigit(digitOf(keysIn[tileBase + slot], map), counters);
         }
     }
     barrier(); // s_counts is zeroed
-    uvec4 sums[2] = {subgroupAdd(low), subgroupAdd(high)};
+    // even[w] holds digits 4w and 4w + 2, odd[w] digits 4w + 1 and 4w + 3, in 16-bit fields.
+    uvec4 even = subgroupAdd(counters & 0x00FF00FFu);
+    uvec4 odd = subgroupAdd((counters >> 8u) & 0x00FF00FFu);
     if (subgroupElect()) {
-        [[unroll]] for (uint w = 0u; w < kRadix / 2u; ++w) {
-            uint sum = sums[w / 4u][w % 4u];
-            if ((sum & 0xFFFFu) != 0u) atomicAdd(s_counts[2u * w], sum & 0xFFFFu);
-            if ((sum >> 16u) != 0u) atomicAdd(s_counts[2u * w + 1u], sum >> 16u);
+        [[unroll]] for (uint w = 0u; w < 4u; ++w) {
+            uint fields[4] = {even[w] & 0xFFFFu, odd[w] & 0xFFFFu, even[w] >> 16u, odd[w] >> 16u};
+            [[unroll]] for (uint f = 0u; f < 4u; ++f) {
+                if (fields[f] != 0u) atomicAdd(s_counts[4u * w + f], fields[f]);
+            }
         }
     }
     barrier();

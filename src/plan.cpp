@@ -15,9 +15,9 @@ bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 // that is refused by the shaders (kStatusTooManySubgroups) instead of overrunning the arrays.
 constexpr uint32_t kAssumedSmallestSubgroup = 4;
 
-// Subgroup sizes are at most 128 in Vulkan; the count pass packs two 16-bit counters per word and
-// sums them across a subgroup, so 128 * keysPerThread must stay below 2^16.
-constexpr uint32_t kLargestSubgroup = 128;
+// The count pass keeps a thread's counts in 8-bit fields, then sums 16-bit fields across a
+// subgroup of at most 128 lanes: 255 keys per thread keeps both from carrying.
+constexpr uint32_t kMaxKeysPerThread = 255;
 
 } // namespace
 
@@ -65,8 +65,9 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
 
     if (keysPerThreadOverride != 0) {
         c.keysPerThread = keysPerThreadOverride;
-        if (c.keysPerThread * kLargestSubgroup >= 65536u) {
-            *reason = "keysPerThread " + std::to_string(keysPerThreadOverride) + " must be below 512";
+        if (c.keysPerThread > kMaxKeysPerThread) {
+            *reason = "keysPerThread " + std::to_string(keysPerThreadOverride) + " must be at most " +
+                      std::to_string(kMaxKeysPerThread);
             return false;
         }
         if (c.tileSize() > kMaxTileSize) {

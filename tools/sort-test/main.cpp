@@ -282,7 +282,8 @@ struct Point {
     double bytesPerKey;   // memory traffic of the reduce-then-scan sort: keys read twice and
                           // written once per pass, values read and written once per pass
     double copyBandwidth; // bytes/s, vkCmdCopyBuffer on count * key bytes, read + written
-    double floorMs;       // count * bytesPerKey / copyBandwidth
+    double shaderCopyBandwidth; // bytes/s, the same copy by a compute shader (copy.comp)
+    double floorMs;       // count * bytesPerKey / the faster of the two copy bandwidths
     double cpuMs;         // std::sort wall time, 0 when not measured
     std::string verified; // "yes", "no", or "skipped"
 };
@@ -315,11 +316,13 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
         std::fprintf(f,
                      "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"passes\": %u, \"median_ms\": %.6f, "
                      "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"count_ms\": %.6f, \"scan_ms\": %.6f, "
-                     "\"reorder_ms\": %.6f, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
+                     "\"reorder_ms\": %.6f, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
+                     "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"verified\": \"%s\"}%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
                      p.total.min, p.total.max, rate, p.kinds[0].median, p.kinds[1].median, p.kinds[2].median,
-                     p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.floorMs, p.floorMs / p.total.median, p.cpuMs,
+                     p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
+                     p.floorMs / p.total.median, p.cpuMs,
                      p.verified.c_str(), i + 1 < points.size() ? "," : "");
     }
     std::fprintf(f, "  ]\n}\n");
@@ -327,12 +330,12 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
 
 void writeCsv(FILE* f, const std::vector<Point>& points) {
     std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,count_ms,scan_ms,reorder_ms,"
-                    "bytes_per_key,copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified\n");
+                    "bytes_per_key,copy_bytes_per_s,shader_copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified\n");
     for (const Point& p : points) {
-        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%.6f,%.1f,%.6e,%.6f,%.4f,%.6f,%s\n",
+        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%.6f,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
-                     p.kinds[1].median, p.kinds[2].median, p.bytesPerKey, p.copyBandwidth, p.floorMs,
+                     p.kinds[1].median, p.kinds[2].median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.verified.c_str());
     }
 }
@@ -366,9 +369,9 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(), o.beginBit,
                 o.endBit, o.reps, o.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
                 properties.subgroupSize);
-    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %8s %8s %6s %9s %8s %4s\n", "key", "value", "count",
-                "median", "min", "max", "Gkeys/s", "count", "scan", "reorder", "w/q", "B/key", "copyGB/s", "floor", "floor%",
-                "cpu ms", "speedup", "ok");
+    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %7s %7s %8s %6s %9s %8s %4s\n", "key", "value",
+                "count", "median", "min", "max", "Gkeys/s", "count", "scan", "reorder", "w/q", "B/key", "cmdGB/s",
+                "shdGB/s", "floor", "floor%", "cpu ms", "speedup", "ok");
 
     std::vector<Point> points;
     bool allOk = true;
@@ -416,14 +419,17 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 uint32_t valueReads = p.passes - (value == VKSORT_VALUE_TYPE_INDEX ? 1u : 0u);
                 p.bytesPerKey = double(p.passes) * 3.0 * kb + double(valueReads + p.passes) * vb;
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, o.reps);
-                p.floorMs = p.copyBandwidth > 0 ? double(count) * p.bytesPerKey / p.copyBandwidth * 1e3 : 0.0;
+                p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, o.reps);
+                double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
+                p.floorMs = best > 0 ? double(count) * p.bytesPerKey / best * 1e3 : 0.0;
                 points.push_back(p);
                 double rate = double(count) / (p.total.median * 1e-3);
-                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8.3f %8.4f %8.4f %8.4f %8.4f %6.0f %8.0f %8.4f %5.1f%% %9.3f "
-                            "%8.1f %4s\n",
+                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8.3f %8.4f %8.4f %8.4f %8.4f %6.0f %7.0f %7.0f %8.4f %5.1f%% "
+                            "%9.3f %8.1f %4s\n",
                             hostdata::toString(key), hostdata::toString(value), count, p.total.median, p.total.min,
                             p.total.max, rate * 1e-9, p.kinds[0].median, p.kinds[1].median, p.kinds[2].median,
-                            p.withQueries.median, p.bytesPerKey, p.copyBandwidth * 1e-9, p.floorMs, 100.0 * p.floorMs / p.total.median,
+                            p.withQueries.median, p.bytesPerKey, p.copyBandwidth * 1e-9, p.shaderCopyBandwidth * 1e-9,
+                            p.floorMs, 100.0 * p.floorMs / p.total.median,
                             p.cpuMs, p.cpuMs > 0 ? p.cpuMs / p.total.median : 0.0, p.verified.c_str());
                 std::fflush(stdout);
             }

@@ -3,6 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include "spirv.hpp"
+
+namespace sorttest {
+extern const vksort::SpirvBlob kSpirvBlobs[];
+}
+
 Stats statsOf(std::vector<double> values) {
     Stats s;
     if (values.empty()) return s;
@@ -22,7 +28,7 @@ SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType
     VKCTX_CHECK(vksortGetMemoryRequirements(sorter, &info, &r));
     keys_ = ctx.createBuffer(r.keys.size, r.keys.usage, false);
     scratch_ = ctx.createBuffer(r.scratch.size, r.scratch.usage, false);
-    pristineKeys_ = ctx.createBuffer(r.keys.size, 0, false);
+    pristineKeys_ = ctx.createBuffer(r.keys.size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false); // also the copy source
     if (r.values.size != 0) values_ = ctx.createBuffer(r.values.size, r.values.usage, false);
     copyValues_ = valueType == VKSORT_VALUE_TYPE_UINT32 || valueType == VKSORT_VALUE_TYPE_UINT64;
     if (copyValues_) pristineValues_ = ctx.createBuffer(r.values.size, 0, false);
@@ -217,6 +223,99 @@ double SortRig::copyBandwidth(uint64_t bytes, uint32_t repetitions) {
     for (uint32_t r = 0; r < repetitions; ++r) {
         double seconds = double(stamps[2 * r + 1] - stamps[2 * r]) * tickS;
         if (seconds > 0) rates.push_back(2.0 * double(bytes) / seconds);
+    }
+    return statsOf(rates).median;
+}
+
+double SortRig::shaderCopyBandwidth(uint64_t bytes, uint32_t repetitions) {
+    bytes = std::min<uint64_t>(bytes, pristineKeys_.size) / 16 * 16;
+    if (bytes == 0 || repetitions == 0) return 0;
+    VkDevice device = ctx_.device();
+    VkDescriptorSetLayoutBinding bindings[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = 2;
+    setInfo.pBindings = bindings;
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VKCTX_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout));
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout;
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &range;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VKCTX_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout));
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = sorttest::kSpirvBlobs[0].wordCount * 4;
+    moduleInfo.pCode = sorttest::kSpirvBlobs[0].words;
+    VkShaderModule module = VK_NULL_HANDLE;
+    VKCTX_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &module));
+    VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pipelineInfo.stage.module = module;
+    pipelineInfo.stage.pName = "main";
+    pipelineInfo.layout = layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VKCTX_CHECK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipeline));
+    vkDestroyShaderModule(device, module, nullptr);
+    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = 1;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &poolSize;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VKCTX_CHECK(vkCreateDescriptorPool(device, &poolInfo, nullptr, &pool));
+    VkDescriptorSetAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    allocateInfo.descriptorPool = pool;
+    allocateInfo.descriptorSetCount = 1;
+    allocateInfo.pSetLayouts = &setLayout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    VKCTX_CHECK(vkAllocateDescriptorSets(device, &allocateInfo, &set));
+    VkDescriptorBufferInfo buffers[2] = {{pristineKeys_.buffer, 0, bytes}, {keys_.buffer, 0, bytes}};
+    VkWriteDescriptorSet writes[2];
+    for (uint32_t i = 0; i < 2; ++i) {
+        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[i].dstSet = set;
+        writes[i].dstBinding = i;
+        writes[i].descriptorCount = 1;
+        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].pBufferInfo = &buffers[i];
+    }
+    vkUpdateDescriptorSets(device, 2, writes, 0, nullptr);
+
+    uint32_t vectors = uint32_t(bytes / 16);
+    uint32_t groups = std::min<uint32_t>((vectors + 1023) / 1024, 65535);
+    VkQueryPool queries = createQueryPool(2 * repetitions);
+    auto record = [&](VkCommandBuffer cmd, bool timed) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &vectors);
+        if (timed) vkCmdResetQueryPool(cmd, queries, 0, 2 * repetitions);
+        for (uint32_t r = 0; r < repetitions; ++r) {
+            if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 2 * r);
+            vkCmdDispatch(cmd, groups, 1, 1);
+            if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 2 * r + 1);
+            VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+            barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+            barrier.dstAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                                 &barrier, 0, nullptr, 0, nullptr);
+        }
+    };
+    ctx_.submitAndWait([&](VkCommandBuffer cmd) { record(cmd, false); }); // warm
+    ctx_.submitAndWait([&](VkCommandBuffer cmd) { record(cmd, true); });
+    std::vector<RunTimes> times = readTimes(ctx_, queries, repetitions, 2);
+    vkDestroyQueryPool(device, queries, nullptr);
+    vkDestroyDescriptorPool(device, pool, nullptr);
+    vkDestroyPipeline(device, pipeline, nullptr);
+    vkDestroyPipelineLayout(device, layout, nullptr);
+    vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+    std::vector<double> rates;
+    for (const RunTimes& t : times) {
+        if (t.total > 0) rates.push_back(2.0 * double(bytes) / (t.total * 1e-3));
     }
     return statsOf(rates).median;
 }

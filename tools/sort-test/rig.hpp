@@ -39,9 +39,11 @@ public:
     // are up), then `repetitions` timed ones in one submission. Each starts from the restored input.
     std::vector<RunTimes> bench(const VksortSortInfo& info, double warmupSeconds, uint32_t repetitions);
 
-    // The device's own copy bandwidth on `bytes` bytes (vkCmdCopyBuffer, bytes read + written per
-    // second), median of `repetitions` back-to-back copies.
+    // The device's own copy bandwidth on `bytes` bytes (bytes read + written per second, median of
+    // `repetitions` back-to-back copies): with vkCmdCopyBuffer, and with a plain compute-shader
+    // copy (tools/sort-test/copy.comp), which is what a sort's shaders can stream.
     double copyBandwidth(uint64_t bytes, uint32_t repetitions);
+    double shaderCopyBandwidth(uint64_t bytes, uint32_t repetitions);
 
     // A sort info for these bindings.
     VksortSortInfo sortInfo(uint32_t count) const;
