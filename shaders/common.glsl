@@ -41,11 +41,15 @@ layout(push_constant) uniform PushBlock { VksortPushConstants pc; };
 #define Value uvec2
 #endif
 
-layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysIn { Key keysIn[]; };
-layout(set = 0, binding = kBindingKeysOut, std430) restrict writeonly buffer KeysOut { Key keysOut[]; };
+// The small sort may read and write the same buffer (see small.comp), so it drops `restrict`.
+#ifndef VKSORT_RESTRICT
+#define VKSORT_RESTRICT restrict
+#endif
+layout(set = 0, binding = kBindingKeysIn, std430) VKSORT_RESTRICT readonly buffer KeysIn { Key keysIn[]; };
+layout(set = 0, binding = kBindingKeysOut, std430) VKSORT_RESTRICT writeonly buffer KeysOut { Key keysOut[]; };
 #if VKSORT_VALUE_WORDS > 0
-layout(set = 0, binding = kBindingValuesIn, std430) restrict readonly buffer ValuesIn { Value valuesIn[]; };
-layout(set = 0, binding = kBindingValuesOut, std430) restrict writeonly buffer ValuesOut { Value valuesOut[]; };
+layout(set = 0, binding = kBindingValuesIn, std430) VKSORT_RESTRICT readonly buffer ValuesIn { Value valuesIn[]; };
+layout(set = 0, binding = kBindingValuesOut, std430) VKSORT_RESTRICT writeonly buffer ValuesOut { Value valuesOut[]; };
 #endif
 layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint tables[]; };
 
@@ -142,11 +146,12 @@ uvec4 matchDigit(uint digit) {
 shared uint s_subgroupTotals[MAX_SUBGROUPS + 1u];
 
 // Exclusive prefix sum over the workgroup of one value per invocation, in the order
-// (gl_SubgroupID, active lane). Every invocation must call it (it contains barriers).
+// (gl_SubgroupID, active lane). Every invocation must call it (it contains barriers). A caller
+// that calls it again must put a barrier between the calls (the first call's readers of
+// s_subgroupTotals must be done before the second writes them).
 uint workgroupExclusiveScan(uint value, out uint total) {
     uint inclusive = subgroupInclusiveAdd(value);
     uvec4 activeLanes = subgroupBallot(true);
-    barrier(); // the previous call's readers are done with s_subgroupTotals
     if (gl_SubgroupInvocationID == subgroupBallotFindMSB(activeLanes)) {
         s_subgroupTotals[gl_SubgroupID] = inclusive;
     }
@@ -170,13 +175,13 @@ uint workgroupExclusiveScan(uint value, out uint total) {
 }
 
 // Where this invocation's keys sit in a tile of gl_WorkGroupSize.x * keysPerThread keys.
-// Subgroup s owns a contiguous chunk (its activeLanes lanes * keysPerThread keys, after the chunks of
+// Subgroup s owns a contiguous chunk (its active lanes * keysPerThread keys, after the chunks of
 // subgroups 0..s-1); in step j its lanes read consecutive keys. The order (subgroup, step, lane)
 // is therefore input order, which is what makes the ranking below stable.
 struct TileLayout {
     uint chunkBase; // first tile slot of this subgroup's chunk
-    uint lane;      // rank among the subgroup's activeLanes lanes
-    uint width;     // activeLanes lanes in this subgroup
+    uint lane;      // rank among the subgroup's active lanes
+    uint width;     // active lanes in this subgroup
 };
 
 TileLayout tileLayout(uint keysPerThread) {

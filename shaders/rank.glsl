@@ -12,9 +12,28 @@ uint g_rank[KEYS_PER_THREAD];
 
 uint rankOf(uint j) { return g_rank[j] & 0xFFFFu; }
 
-// Exclusive scan, in place, of the first `n` entries of s_histogram: each invocation sums a
-// short run of consecutive entries, the runs' sums are scanned across the workgroup.
+// Exclusive scan, in place, of the first `n` entries of s_histogram (all of them written before
+// a barrier). With full subgroups of w lanes and n <= 4w (128 entries for 32 lanes), subgroup 0
+// alone scans them, four per lane, and one barrier publishes the result. Otherwise each
+// invocation sums a short run of consecutive entries and the runs' sums are scanned across the
+// workgroup.
 void scanHistogram(uint n) {
+    if (FULL_SUBGROUPS && n <= 4u * gl_SubgroupSize) {
+        if (gl_SubgroupID == 0u) {
+            uint begin = min(gl_SubgroupInvocationID * 4u, n);
+            uint end = min(begin + 4u, n);
+            uint sum = 0u;
+            for (uint i = begin; i < end; ++i) sum += s_histogram[i];
+            uint running = subgroupExclusiveAdd(sum);
+            for (uint i = begin; i < end; ++i) {
+                uint count = s_histogram[i];
+                s_histogram[i] = running;
+                running += count;
+            }
+        }
+        barrier();
+        return;
+    }
     uint perInvocation = (n + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
     uint begin = min(gl_LocalInvocationIndex * perInvocation, n);
     uint end = min(begin + perInvocation, n);
@@ -47,10 +66,10 @@ void rankTile() {
         uint count = subgroupBallotBitCount(peers);
         uint counter = digit * subgroups + gl_SubgroupID;
         uint seen = s_histogram[counter];
-        subgroupMemoryBarrierShared();
-        subgroupBarrier(); // every peer has read the counter before the last peer advances it
+        // subgroupBarrier() orders shared memory too (GL_KHR_shader_subgroup): every peer reads
+        // the counter before the last peer advances it, and the next step sees the new value.
+        subgroupBarrier();
         if (before + 1u == count) s_histogram[counter] = seen + count;
-        subgroupMemoryBarrierShared();
         subgroupBarrier();
         g_rank[j] += seen + before;
     }
@@ -70,9 +89,10 @@ uint localDigitStart(uint digit) {
 // word plane at a time, so shared memory holds one word per key of the tile, never more.
 shared uint s_exchange[TILE_SIZE];
 
-void exchangeWords(inout uint words[KEYS_PER_THREAD], TileLayout place) {
+// `reuse`: s_exchange is written again afterwards, so end with a barrier.
+void exchangeWords(inout uint words[KEYS_PER_THREAD], TileLayout place, bool reuse) {
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[rankOf(j)] = words[j];
     barrier();
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[tileSlot(place, j)];
-    barrier();
+    if (reuse) barrier();
 }

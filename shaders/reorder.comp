@@ -52,7 +52,8 @@ void main() {
 
     // Where this tile's digits go. With the scan's results (fetched first so that their latency
     // hides behind the ranking), or summed here straight from the counts when tiles are few:
-    // digit d is summed by every (gl_WorkGroupSize.x / 16)-th invocation, striding over tiles.
+    // digit d is summed by every (gl_WorkGroupSize.x / 16)-th invocation, striding over tiles,
+    // eight loads in flight at a time.
     uint invocation = gl_LocalInvocationIndex;
     if ((pc.flags & kFlagInlineScan) != 0u) {
         if (invocation < kRadix) {
@@ -62,10 +63,16 @@ void main() {
         barrier();
         uint digit = invocation % kRadix, lanes = gl_WorkGroupSize.x / kRadix;
         uint all = 0u, before = 0u;
-        for (uint t = invocation / kRadix; t < tiles; t += lanes) {
-            uint c = tables[countsEntry(table, digit, t)];
-            all += c;
-            before += t < tile ? c : 0u;
+        for (uint first = invocation / kRadix; first < tiles; first += 8u * lanes) {
+            uint c[8];
+            [[unroll]] for (uint k = 0u; k < 8u; ++k) {
+                uint t = first + k * lanes;
+                c[k] = t < tiles ? tables[countsEntry(table, digit, t)] : 0u;
+            }
+            [[unroll]] for (uint k = 0u; k < 8u; ++k) {
+                all += c[k];
+                before += first + k * lanes < tile ? c[k] : 0u;
+            }
         }
         atomicAdd(s_digitTotal[digit], all);
         atomicAdd(s_tilePrefix[digit], before);
@@ -96,18 +103,18 @@ void main() {
         s_digitOffset[digit] = global - localDigitStart(digit);
         s_firstDestinationTile[digit] = global / TILE_SIZE;
     }
-    // (exchangeWords ends with barriers, which publish s_digitOffset before it is read below.)
+    // (The barrier inside exchangeWords publishes s_digitOffset before it is read below.)
 
 #if VKSORT_KEY_WORDS == 1
-    exchangeWords(keys, place);
+    exchangeWords(keys, place, VKSORT_VALUE_WORDS > 0);
 #else
     uint low[KEYS_PER_THREAD], high[KEYS_PER_THREAD];
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         low[j] = keys[j].x;
         high[j] = keys[j].y;
     }
-    exchangeWords(low, place);
-    exchangeWords(high, place);
+    exchangeWords(low, place, true);
+    exchangeWords(high, place, VKSORT_VALUE_WORDS > 0);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = uvec2(low[j], high[j]);
 #endif
 
@@ -136,7 +143,7 @@ void main() {
         uint slot = tileSlot(place, j);
         words[j] = slot < valid ? (index ? tileBase + slot : valuesIn[tileBase + slot]) : 0u;
     }
-    exchangeWords(words, place);
+    exchangeWords(words, place, false);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
         if (slot < valid) valuesOut[s_digitOffset[digitOf(keys[j], map)] + slot] = words[j];
@@ -149,8 +156,8 @@ void main() {
         words[j] = value.x;
         highWords[j] = value.y;
     }
-    exchangeWords(words, place);
-    exchangeWords(highWords, place);
+    exchangeWords(words, place, true);
+    exchangeWords(highWords, place, false);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
         if (slot < valid) valuesOut[s_digitOffset[digitOf(keys[j], map)] + slot] = uvec2(words[j], highWords[j]);

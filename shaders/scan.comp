@@ -17,6 +17,7 @@ void main() {
     uint row = countsEntry(pc.table, digit, 0u);
     uint carry = 0u;
     for (uint chunk = 0u; chunk < tiles; chunk += gl_WorkGroupSize.x * kScanItemsPerThread) {
+        barrier(); // the previous chunk's scan is done with its shared memory
         uint first = chunk + gl_LocalInvocationIndex * kScanItemsPerThread;
         uint counts[kScanItemsPerThread];
         uint sum = 0u;

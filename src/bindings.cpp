@@ -80,7 +80,8 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
         delete bindings;
         return result;
     }
-    VkDescriptorSetLayout layouts[kSetCount] = {sorter->pipelines.setLayout, sorter->pipelines.setLayout};
+    VkDescriptorSetLayout layouts[kSetCount];
+    for (VkDescriptorSetLayout& layout : layouts) layout = sorter->pipelines.setLayout;
     VkDescriptorSetAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     allocateInfo.descriptorPool = bindings->pool;
     allocateInfo.descriptorSetCount = kSetCount;
@@ -110,15 +111,20 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
         w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         w.pBufferInfo = buffer;
     };
-    const VkDescriptorBufferInfo* keysFrom[kSetCount] = {&callerKeys, &scratchKeys};
-    const VkDescriptorBufferInfo* valuesFrom[kSetCount] = {&callerValues, &scratchValues};
+    struct Direction {
+        const VkDescriptorBufferInfo *keysIn, *keysOut, *valuesIn, *valuesOut;
+    };
+    const Direction directions[kSetCount] = {
+        {&callerKeys, &scratchKeys, &callerValues, &scratchValues},  // kSetForward
+        {&scratchKeys, &callerKeys, &scratchValues, &callerValues},  // kSetBackward
+        {&callerKeys, &callerKeys, &callerValues, &callerValues},    // kSetInPlace
+    };
     for (uint32_t set = 0; set < kSetCount; ++set) {
-        uint32_t other = 1 - set;
-        write(bindings->sets[set], kBindingKeysIn, keysFrom[set]);
-        write(bindings->sets[set], kBindingKeysOut, keysFrom[other]);
+        write(bindings->sets[set], kBindingKeysIn, directions[set].keysIn);
+        write(bindings->sets[set], kBindingKeysOut, directions[set].keysOut);
         if (hasValues) {
-            write(bindings->sets[set], kBindingValuesIn, valuesFrom[set]);
-            write(bindings->sets[set], kBindingValuesOut, valuesFrom[other]);
+            write(bindings->sets[set], kBindingValuesIn, directions[set].valuesIn);
+            write(bindings->sets[set], kBindingValuesOut, directions[set].valuesOut);
         }
         write(bindings->sets[set], kBindingTables, &tables);
     }

@@ -16,6 +16,7 @@ struct VksortSorter_T {
     VkAllocationCallbacks allocatorCopy{};
     vksort::DeviceInfo deviceInfo;
     vksort::TileConfig tile;
+    vksort::TileConfig smallTile; // sorts of up to smallTile.tileSize() keys run in one workgroup
     uint32_t subgroupSize = 0; // what the pipelines run with (required or default)
     vksort::Pipelines pipelines;
     PFN_vksortMessageCallback messageCallback = nullptr;
@@ -25,8 +26,9 @@ struct VksortSorter_T {
 };
 
 // Descriptor sets for the two directions of the ping-pong: even passes read the caller's
-// buffers and write the scratch copies, odd passes the reverse.
-enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetCount = 2 };
+// buffers and write the scratch copies, odd passes the reverse. The single-workgroup sort
+// writes its result where the passes would have: in place for an even pass count.
+enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetCount = 3 };
 
 struct VksortBindings_T {
     uint32_t maxCount = 0;

@@ -24,7 +24,7 @@ struct Creator {
     VkPipelineLayout layout;
     std::string* failure;
 
-    VkResult create(const char* name, VkPipeline* pipeline) const {
+    VkResult create(const char* name, const TileConfig& tile, VkPipeline* pipeline) const {
         const SpirvBlob* blob = findSpirv(name);
         if (blob == nullptr) {
             *failure = std::string("embedded SPIR-V ") + name + " is missing";
@@ -41,8 +41,8 @@ struct Creator {
         }
 
         // (A GLSL bool specialization constant is 4 bytes, VkBool32-sized.)
-        const uint32_t constants[] = {options.tile.workgroupSize, options.tile.keysPerThread,
-                                      options.tile.maxSubgroups, options.tile.fullSubgroups ? 1u : 0u};
+        const uint32_t constants[] = {tile.workgroupSize, tile.keysPerThread, tile.maxSubgroups,
+                                      tile.fullSubgroups ? 1u : 0u};
         const VkSpecializationMapEntry entries[] = {
             {kSpecWorkgroupSize, 0, 4},
             {kSpecKeysPerThread, 4, 4},
@@ -58,7 +58,7 @@ struct Creator {
         VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         info.stage.pNext = options.requiredSubgroupSize != 0 ? &requiredSize : nullptr;
-        info.stage.flags = options.tile.fullSubgroups ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT : 0;
+        info.stage.flags = tile.fullSubgroups ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT : 0;
         info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
         info.stage.module = module;
         info.stage.pName = "main";
@@ -104,13 +104,13 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
 
     Creator creator{fn, device, allocator, cache, options, p.layout, failure};
     const char* countNames[kKeyWidths] = {"count_k1", "count_k2"};
-    const char* reorderNames[kKeyWidths][kValueWidths] = {{"reorder_k1_v0", "reorder_k1_v1", "reorder_k1_v2"},
-                                                          {"reorder_k2_v0", "reorder_k2_v1", "reorder_k2_v2"}};
-    result = creator.create("scan", &p.scan);
+    result = creator.create("scan", options.tile, &p.scan);
     for (uint32_t k = 0; k < kKeyWidths && result == VK_SUCCESS; ++k) {
-        result = creator.create(countNames[k], &p.count[k]);
+        result = creator.create(countNames[k], options.tile, &p.count[k]);
         for (uint32_t v = 0; v < kValueWidths && result == VK_SUCCESS; ++v) {
-            result = creator.create(reorderNames[k][v], &p.reorder[k][v]);
+            std::string suffix = "_k" + std::to_string(k + 1) + "_v" + std::to_string(v);
+            result = creator.create(("reorder" + suffix).c_str(), options.tile, &p.reorder[k][v]);
+            if (result == VK_SUCCESS) result = creator.create(("small" + suffix).c_str(), options.smallTile, &p.small[k][v]);
         }
     }
     if (result != VK_SUCCESS) {
@@ -130,7 +130,10 @@ void destroyPipelines(const Functions& fn, VkDevice device, const VkAllocationCa
     destroy(p->scan);
     for (uint32_t k = 0; k < kKeyWidths; ++k) {
         destroy(p->count[k]);
-        for (uint32_t v = 0; v < kValueWidths; ++v) destroy(p->reorder[k][v]);
+        for (uint32_t v = 0; v < kValueWidths; ++v) {
+            destroy(p->reorder[k][v]);
+            destroy(p->small[k][v]);
+        }
     }
     if (p->layout != VK_NULL_HANDLE) fn.vkDestroyPipelineLayout(device, p->layout, allocator);
     if (p->setLayout != VK_NULL_HANDLE) fn.vkDestroyDescriptorSetLayout(device, p->setLayout, allocator);

@@ -19,10 +19,12 @@ struct Pipelines {
     VkPipeline count[kKeyWidths] = {};
     VkPipeline scan = VK_NULL_HANDLE;
     VkPipeline reorder[kKeyWidths][kValueWidths] = {};
+    VkPipeline small[kKeyWidths][kValueWidths] = {}; // the whole sort in one workgroup
 };
 
 struct PipelineOptions {
-    TileConfig tile;
+    TileConfig tile;      // count, scan and reorder
+    TileConfig smallTile; // the single-workgroup sort
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
 };
 

@@ -30,6 +30,24 @@ uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
     return words * 4u;
 }
 
+uint32_t smallSharedMemoryBytes(const TileConfig& config) {
+    uint32_t words = config.tileSize()                    // s_exchange
+                     + kRadix * config.maxSubgroups       // s_histogram
+                     + (config.maxSubgroups + 1);         // s_subgroupTotals
+    return words * 4u;
+}
+
+TileConfig chooseSmallTileConfig(const DeviceFacts& device, const TileConfig& main) {
+    // Same workgroup, so the same subgroup rules; more keys per invocation while they fit.
+    TileConfig c = main;
+    c.keysPerThread = std::max(main.keysPerThread, kSmallKeysPerThread);
+    while (c.keysPerThread > main.keysPerThread && smallSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
+        c.keysPerThread /= 2;
+    }
+    c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
+    return c;
+}
+
 bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
                       const SubgroupControl& control, TileConfig* config, std::string* reason) {
     uint32_t deviceMaxWorkgroup = std::min(device.maxWorkgroupInvocations, device.maxWorkgroupSizeX);

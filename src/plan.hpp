@@ -42,14 +42,32 @@ constexpr uint32_t kMaxTileSize = 65536;
 
 // Tuning defaults. Each value is a starting point that fits every Vulkan 1.1 device once
 // clamped to its limits (chooseTileConfig); docs/PERFORMANCE.md records the measurements.
+//
+// 256 x 8: on an H200 (NVIDIA 580.159.04) 2^24 u32 keys sort in 0.81 ms with 256 x 8 against
+// 0.93 ms with 256 x 16, and 2^16 keys in 48 us against 62 us (sort-test --bench, 2026-11-21).
+// Earlier builds measured 1.37 ms for 512 x 8 and 1.13 ms for 128 x 16. The reorder needs about
+// 110 registers at 16 keys per thread and 65 at 8, so 8 keeps twice the workgroups per
+// multiprocessor.
 constexpr uint32_t kDefaultWorkgroupSize = 256;
-constexpr uint32_t kDefaultKeysPerThread = 16;
+constexpr uint32_t kDefaultKeysPerThread = 8;
 // Up to this many tiles the reorder sums the counts of all tiles itself (16 * tiles loads per
-// workgroup) rather than waiting for a scan dispatch and its barrier.
+// workgroup, from L2) rather than waiting for a scan dispatch and its barrier. On an H200, 2^20
+// keys (512 tiles) took 160 us summed inline and 113 us with the scan dispatch; up to 256
+// tiles inline wins (2^16 keys: 49 us against 64 us).
 constexpr uint32_t kInlineScanMaxTiles = 256;
+// The single-workgroup sort uses the main workgroup size with this many keys per invocation
+// (4096 keys with 256 invocations), or fewer where shared memory is short. On an H200 a
+// 1024 x 8 workgroup sorted 4096 keys in 45 us and 8192 in 66 us, no faster than separate
+// dispatches: its barriers span 32 subgroups.
+constexpr uint32_t kSmallKeysPerThread = 16;
+
+// The configuration of the single-workgroup sort, derived from the main one.
+TileConfig chooseSmallTileConfig(const DeviceFacts& device, const TileConfig& main);
 
 // Shared memory the reorder pass (the largest user) needs for a configuration, in bytes.
 uint32_t reorderSharedMemoryBytes(const TileConfig& config);
+// Shared memory the single-workgroup sort needs, in bytes.
+uint32_t smallSharedMemoryBytes(const TileConfig& config);
 
 // Picks the tile configuration for a device; overrides of 0 mean "choose". Returns false with a
 // reason when an override or the device cannot work.

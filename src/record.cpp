@@ -65,6 +65,12 @@ void dispatchReorder(VkCommandBuffer cmd, const VksortSorter_T& sorter, const Vk
     dispatchTiles(cmd, sorter, pipeline, pass.count);
 }
 
+void dispatchSmall(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings) {
+    VkPipeline pipeline = sorter.pipelines.small[keyWidthIndex(bindings.keyType)][valueWidthIndex(bindings.valueType)];
+    sorter.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    sorter.fn.vkCmdDispatch(cmd, 1, 1, 1);
+}
+
 void recordComputeBarrier(VkCommandBuffer cmd, const VksortSorter_T& sorter) {
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -142,20 +148,36 @@ extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter so
     };
     timestamp();
 
+    uint32_t baseFlags = orderFlags(bindings.keyType, pInfo->order);
+    if (bindings.valueType == VKSORT_VALUE_TYPE_INDEX) baseFlags |= kFlagIndexValues;
+
+    // Small sorts: every pass inside one workgroup, one dispatch, the result written where the
+    // passes would have left it (in place for an even pass count).
+    if (pInfo->count <= sorter->smallTile.tileSize()) {
+        PassParams pass;
+        pass.count = pInfo->count;
+        pass.shift = plan.beginBit;
+        pass.endBit = plan.endBit;
+        pass.flags = baseFlags;
+        pass.set = plan.passCount % 2 == 1 ? kSetForward : kSetInPlace;
+        bindPass(commandBuffer, *sorter, bindings, pass);
+        dispatchSmall(commandBuffer, *sorter, bindings);
+        for (uint32_t q = 0; q < 3 * plan.passCount; ++q) timestamp();
+        return VK_SUCCESS;
+    }
+
     // The count pass runs for the first pass only: every reorder counts the next pass's digits
     // per destination tile while it writes. Per pass then: scan the counts into offsets (unless
     // tiles are few enough for the reorder to sum them itself), reorder into the other buffer of
     // the ping-pong pair. Even passes read the caller's buffers, odd passes the scratch.
     // Skipped dispatches still get their timestamp, so the query layout stays fixed.
-    uint32_t baseFlags = orderFlags(bindings.keyType, pInfo->order);
     bool inlineScan = useInlineScan(ceilDiv(pInfo->count, sorter->tile.tileSize()));
     for (uint32_t p = 0; p < plan.passCount; ++p) {
         PassParams pass;
         pass.count = pInfo->count;
         pass.shift = plan.shift(p);
         pass.endBit = plan.endBit;
-        pass.flags = baseFlags;
-        if (p == 0 && bindings.valueType == VKSORT_VALUE_TYPE_INDEX) pass.flags |= kFlagIndexValues;
+        pass.flags = p == 0 ? baseFlags : baseFlags & ~kFlagIndexValues;
         if (p + 1 < plan.passCount) pass.flags |= kFlagCountNext;
         if (inlineScan) pass.flags |= kFlagInlineScan;
         pass.table = p % kCountTables;

@@ -31,6 +31,9 @@ void dispatchCount(VkCommandBuffer cmd, const VksortSorter_T& sorter, const Vkso
 void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter);
 void dispatchReorder(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                      const PassParams& pass);
+// The whole sort in one workgroup (count <= sorter.smallTile.tileSize()): `pass` carries the
+// first pass's shift, the end bit, and the set that leaves the result where the passes would.
+void dispatchSmall(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings);
 // Compute writes before it are visible to compute reads and writes after it.
 void recordComputeBarrier(VkCommandBuffer cmd, const VksortSorter_T& sorter);
 

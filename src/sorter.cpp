@@ -105,6 +105,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
 
     PipelineOptions options;
     options.tile = tile;
+    options.smallTile = chooseSmallTileConfig(device.facts, tile);
     options.requiredSubgroupSize = required;
 
     VksortSorter sorter = new (std::nothrow) VksortSorter_T;
@@ -117,6 +118,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     }
     sorter->deviceInfo = device;
     sorter->tile = tile;
+    sorter->smallTile = options.smallTile;
     sorter->subgroupSize = required != 0 ? required : device.facts.subgroupSize;
     sorter->messageCallback = info.pfnMessageCallback;
     sorter->messageUserData = info.pMessageUserData;
@@ -143,6 +145,7 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.workgroupSize = sorter->tile.workgroupSize;
     p.keysPerThread = sorter->tile.keysPerThread;
     p.tileSize = sorter->tile.tileSize();
+    p.singleDispatchMaxCount = sorter->smallTile.tileSize();
     p.subgroupSize = sorter->subgroupSize;
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
     p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);

@@ -179,6 +179,8 @@ typedef struct VksortSorterProperties {
     uint32_t keysPerThread;
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
     uint32_t tileSize;
+    /* Sorts of at most this many keys run every pass inside one workgroup: one dispatch. */
+    uint32_t singleDispatchMaxCount;
     /* The subgroup size the pipelines were created for (the required size, or the device's
      * default), and the smallest one the shared arrays are sized for. */
     uint32_t subgroupSize;
@@ -294,9 +296,11 @@ typedef struct VksortSortInfo {
      * count, scan and reorder dispatches have completed (all with
      * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each
      * dispatch, in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Only the first
-     * pass has a count dispatch (each reorder counts the digits of the pass after it), and
-     * sorts of few tiles have no scan dispatch (the reorder sums the counts itself); the query
-     * of a dispatch that does not run repeats the time of the one before it. The queries
+     * pass has a count dispatch (each reorder counts the digits of the pass after it), sorts of
+     * few tiles have no scan dispatch (the reorder sums the counts itself), and sorts of at
+     * most singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
+     * query 1; the query of a dispatch that does not run repeats the time of the one before it.
+     * The queries
      * must have been reset (vkCmdResetQueryPool) and the queue family must support timestamps.
      * With count 0 nothing is written. */
     VkQueryPool timestampQueryPool;
@@ -324,7 +328,8 @@ VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, V
 
 /* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
  * recording state, outside a render pass, on a queue family with compute support. Nothing is
- * submitted, waited for or allocated. See SYNCHRONIZATION CONTRACT above for the barriers you
+ * submitted, waited for or allocated. Counts up to singleDispatchMaxCount (see
+ * VksortSorterProperties) sort inside one workgroup in a single dispatch. See SYNCHRONIZATION CONTRACT above for the barriers you
  * own. pResult (optional) receives vksortGetSortResult's answer. */
 VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
                        VksortSortResult* pResult);

@@ -364,11 +364,11 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
     vksortGetSorterProperties(sorter, &properties);
 
     std::printf("sort-test --bench: %s | %s | %s order, %s keys, bits %u:%u, %u timed sorts per point after %.1f s "
-                "warm-up | tile %u (%u x %u), subgroup %u\n",
+                "warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u\n",
                 ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(), o.beginBit,
                 o.endBit, o.reps, o.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
-                properties.subgroupSize);
+                properties.singleDispatchMaxCount, properties.subgroupSize);
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %7s %7s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "Gkeys/s", "count", "scan", "reorder", "w/q", "B/key", "cmdGB/s",
                 "shdGB/s", "floor", "floor%", "cpu ms", "speedup", "ok");
