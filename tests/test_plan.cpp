@@ -1,0 +1,124 @@
+// Planning is pure arithmetic (src/plan.cpp): tested here without a GPU.
+#include <catch2/catch.hpp>
+
+#include "plan.hpp"
+
+using namespace vksort;
+
+namespace {
+
+DeviceFacts typicalGpu() {
+    DeviceFacts f;
+    f.subgroupSize = f.minSubgroupSize = f.maxSubgroupSize = 32;
+    f.maxSharedMemoryBytes = 49152;
+    f.maxWorkgroupInvocations = 1024;
+    f.maxWorkgroupSizeX = 1024;
+    f.maxWorkgroupCount[0] = f.maxWorkgroupCount[1] = f.maxWorkgroupCount[2] = 65535;
+    f.maxStorageBufferRange = 0xFFFFFFFFull;
+    f.minStorageBufferOffsetAlignment = 16;
+    return f;
+}
+
+} // namespace
+
+TEST_CASE("passes cover the bit range in 4-bit digits", "[plan]") {
+    PassPlan plan;
+    std::string reason;
+    REQUIRE(planPasses(32, 0, 0, &plan, &reason));
+    CHECK(plan.passCount == 8);
+    CHECK(plan.endBit == 32);
+    REQUIRE(planPasses(64, 0, 0, &plan, &reason));
+    CHECK(plan.passCount == 16);
+    REQUIRE(planPasses(32, 3, 21, &plan, &reason));
+    CHECK(plan.passCount == 5);
+    CHECK(plan.shift(4) == 19);
+    REQUIRE(planPasses(64, 0, 40, &plan, &reason));
+    CHECK(plan.passCount == 10);
+    CHECK_FALSE(planPasses(32, 5, 5, &plan, &reason));
+    CHECK_FALSE(planPasses(32, 9, 4, &plan, &reason));
+    CHECK_FALSE(planPasses(32, 0, 33, &plan, &reason));
+    CHECK_FALSE(reason.empty());
+}
+
+TEST_CASE("grids split past the device's workgroup-count limit", "[plan]") {
+    Grid g = gridFor(0, 65535);
+    CHECK((g.x == 0 && g.y == 0));
+    g = gridFor(1, 65535);
+    CHECK((g.x == 1 && g.y == 1));
+    g = gridFor(65535, 65535);
+    CHECK((g.x == 65535 && g.y == 1));
+    g = gridFor(65536, 65535);
+    CHECK((g.x == 65535 && g.y == 2));
+    g = gridFor(200000, 65535);
+    CHECK(uint64_t(g.x) * g.y >= 200000);
+    CHECK(uint64_t(g.x) * (g.y - 1) < 200000);
+}
+
+TEST_CASE("tile configuration fits the device", "[plan]") {
+    DeviceFacts f = typicalGpu();
+    TileConfig c;
+    std::string reason;
+    SubgroupControl control;
+    control.fullSubgroupsAvailable = true;
+    REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
+    CHECK(c.workgroupSize == kDefaultWorkgroupSize);
+    CHECK(c.keysPerThread == kDefaultKeysPerThread);
+    CHECK(c.fullSubgroups);
+    CHECK(c.maxSubgroups == c.workgroupSize / 32);
+    CHECK(reorderSharedMemoryBytes(c) <= f.maxSharedMemoryBytes);
+
+    // Without a guarantee of full subgroups, shared arrays are sized for subgroups of 4.
+    REQUIRE(chooseTileConfig(f, 0, 0, SubgroupControl{}, &c, &reason));
+    CHECK_FALSE(c.fullSubgroups);
+    CHECK(c.maxSubgroups == c.workgroupSize / 4);
+
+    // The Vulkan minimum of 16 KiB shared memory still gets a working tile.
+    f.maxSharedMemoryBytes = 16384;
+    REQUIRE(chooseTileConfig(f, 0, 0, SubgroupControl{}, &c, &reason));
+    CHECK(reorderSharedMemoryBytes(c) <= 16384);
+    CHECK(smallSharedMemoryBytes(chooseSmallTileConfig(f, c)) <= 16384);
+
+    // Overrides that cannot work are refused with a reason.
+    f = typicalGpu();
+    CHECK_FALSE(chooseTileConfig(f, 100, 0, control, &c, &reason));
+    CHECK_FALSE(chooseTileConfig(f, 2048, 0, control, &c, &reason));
+    CHECK_FALSE(chooseTileConfig(f, 256, 300, control, &c, &reason));
+    CHECK_FALSE(chooseTileConfig(f, 1024, 64, control, &c, &reason));
+    CHECK_FALSE(reason.empty());
+}
+
+TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
+    TileConfig c{256, 8, 8, true};
+    for (uint32_t maxCount : {1u, 2047u, 2048u, 2049u, 1000003u}) {
+        for (uint32_t valueBytes : {0u, 4u, 8u}) {
+            ScratchLayout l = planScratch(c, maxCount, 8, valueBytes, 256);
+            CHECK(l.rowStride == ceilDiv(maxCount, c.tileSize()));
+            CHECK(l.keysBytes == uint64_t(maxCount) * 8);
+            CHECK(l.valuesBytes == uint64_t(maxCount) * valueBytes);
+            CHECK(l.tablesOffset % 256 == 0);
+            CHECK(l.tablesOffset >= l.keysOffset + l.keysBytes);
+            if (valueBytes != 0) {
+                CHECK(l.valuesOffset % 256 == 0);
+                CHECK(l.valuesOffset >= l.keysBytes);
+                CHECK(l.tablesOffset >= l.valuesOffset + l.valuesBytes);
+            }
+            CHECK(l.tablesBytes == (uint64_t(kCountsOffset) + uint64_t(kCountTables) * kRadix * l.rowStride) * 4);
+            CHECK(l.totalBytes == l.tablesOffset + l.tablesBytes);
+        }
+    }
+}
+
+TEST_CASE("the maximum count respects every limit", "[plan]") {
+    DeviceFacts f = typicalGpu();
+    TileConfig c{256, 8, 8, true};
+    CHECK(maxElementCount(f, c, 4, 0) == 0xFFFFFFFFull / 4); // the binding range binds first
+    f.maxStorageBufferRange = ~uint64_t(0) >> 1;
+    CHECK(maxElementCount(f, c, 4, 0) == UINT32_MAX - c.tileSize()); // then 32-bit indexing
+    f.maxStorageBufferRange = 0xFFFFFFFFull;
+    CHECK(maxElementCount(f, c, 8, 8) == 0xFFFFFFFFull / 8);
+    f.maxStorageBufferRange = 128u << 20; // lavapipe's 128 MiB
+    CHECK(maxElementCount(f, c, 4, 0) == (128u << 20) / 4);
+    CHECK(maxElementCount(f, c, 4, 8) == (128u << 20) / 8);
+    f.maxWorkgroupCount[0] = f.maxWorkgroupCount[1] = 16;
+    CHECK(maxElementCount(f, c, 4, 0) == 16u * 16u * c.tileSize());
+}
