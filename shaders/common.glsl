@@ -63,6 +63,12 @@ uint tileCount() {
     return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoNumTiles] : pc.numTiles;
 }
 
+// Whether the reorder sums the counts itself: decided at recording time for direct sorts, by
+// the setup dispatch for indirect ones.
+bool inlineScan() {
+    return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoInlineScan] != 0u : (pc.flags & kFlagInlineScan) != 0u;
+}
+
 // Index of tile `tile`'s count of `digit` in counts table `table` (see vksort_config.h).
 uint countsEntry(uint table, uint digit, uint tile) {
     return kCountsOffset + (table * kRadix + digit) * pc.rowStride + tile;

@@ -55,7 +55,7 @@ void main() {
     // digit d is summed by every (gl_WorkGroupSize.x / 16)-th invocation, striding over tiles,
     // eight loads in flight at a time.
     uint invocation = gl_LocalInvocationIndex;
-    if ((pc.flags & kFlagInlineScan) != 0u) {
+    if (inlineScan()) {
         if (invocation < kRadix) {
             s_digitTotal[invocation] = 0u;
             s_tilePrefix[invocation] = 0u;

@@ -53,7 +53,9 @@ VKSORT_CONST kFlagCountNext = 32u;      /* the reorder also counts the next pass
 VKSORT_CONST kFlagInlineScan = 64u;     /* the reorder scans the counts itself (few tiles) */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
-/* One block for every pipeline; 36 bytes, well under the 128 bytes every device offers. */
+/* One block for every pipeline; 36 bytes, well under the 128 bytes every device offers.
+ * The indirect setup (setup.comp) reads: count = the single-dispatch capacity, numTiles = the
+ * inline-scan tile limit, maxCount, dispatchWidth; the other pipelines ignore dispatchWidth. */
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
@@ -79,6 +81,8 @@ VKSORT_CONST kPushConstantsSize = 36u;
  * pass only) writes table 0 and zeroes table 1. No table ever needs a separate clear. */
 VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count */
+VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
+VKSORT_CONST kInfoInlineScan = 3u;     /* 1: few enough tiles for the reorder to scan inline */
 VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for count and reorder */
 VKSORT_CONST kInfoScanArgs = 8u;       /* VkDispatchIndirectCommand for the scan */
 VKSORT_CONST kInfoSmallArgs = 12u;     /* VkDispatchIndirectCommand for the single-workgroup sort */

@@ -30,6 +30,8 @@ namespace vksort {
     X(vkCmdBindDescriptorSets)                  \
     X(vkCmdPushConstants)                       \
     X(vkCmdDispatch)                            \
+    X(vkCmdDispatchIndirect)                    \
+    X(vkCmdCopyBuffer)                          \
     X(vkCmdPipelineBarrier)                     \
     X(vkCmdWriteTimestamp)
 

@@ -18,6 +18,7 @@ struct Pipelines {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline count[kKeyWidths] = {};
     VkPipeline scan = VK_NULL_HANDLE;
+    VkPipeline setup = VK_NULL_HANDLE; // indirect sorts: launch arguments from the GPU count
     VkPipeline reorder[kKeyWidths][kValueWidths] = {};
     VkPipeline small[kKeyWidths][kValueWidths] = {}; // the whole sort in one workgroup
 };

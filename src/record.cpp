@@ -40,9 +40,21 @@ void bindPass(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBin
 
 namespace {
 
-void dispatchTiles(VkCommandBuffer cmd, const VksortSorter_T& sorter, VkPipeline pipeline, uint32_t count) {
-    Grid grid = gridFor(ceilDiv(count, sorter.tile.tileSize()), sorter.deviceInfo.facts.maxWorkgroupCount[0]);
+bool isIndirect(const PassParams& pass) { return (pass.flags & kFlagIndirect) != 0; }
+
+// Byte offset of an info word inside the scratch buffer.
+VkDeviceSize infoOffset(const VksortBindings_T& bindings, uint32_t word) {
+    return bindings.scratch.offset + bindings.layout.tablesOffset + VkDeviceSize(word) * 4u;
+}
+
+void dispatchTiles(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+                   VkPipeline pipeline, const PassParams& pass) {
     sorter.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    if (isIndirect(pass)) {
+        sorter.fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, kInfoTileArgs));
+        return;
+    }
+    Grid grid = gridFor(ceilDiv(pass.count, sorter.tile.tileSize()), sorter.deviceInfo.facts.maxWorkgroupCount[0]);
     sorter.fn.vkCmdDispatch(cmd, grid.x, grid.y, 1);
 }
 
@@ -50,33 +62,48 @@ void dispatchTiles(VkCommandBuffer cmd, const VksortSorter_T& sorter, VkPipeline
 
 void dispatchCount(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                    const PassParams& pass) {
-    dispatchTiles(cmd, sorter, sorter.pipelines.count[keyWidthIndex(bindings.keyType)], pass.count);
+    dispatchTiles(cmd, sorter, bindings, sorter.pipelines.count[keyWidthIndex(bindings.keyType)], pass);
 }
 
-void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter) {
+void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+                  const PassParams& pass) {
     sorter.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.scan);
-    sorter.fn.vkCmdDispatch(cmd, kRadix, 1, 1); // one workgroup per digit row
+    if (isIndirect(pass)) {
+        sorter.fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, kInfoScanArgs));
+    } else {
+        sorter.fn.vkCmdDispatch(cmd, kRadix, 1, 1); // one workgroup per digit row
+    }
 }
 
 void dispatchReorder(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                      const PassParams& pass) {
     VkPipeline pipeline =
         sorter.pipelines.reorder[keyWidthIndex(bindings.keyType)][valueWidthIndex(bindings.valueType)];
-    dispatchTiles(cmd, sorter, pipeline, pass.count);
+    dispatchTiles(cmd, sorter, bindings, pipeline, pass);
 }
 
-void dispatchSmall(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings) {
+void dispatchSmall(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+                   const PassParams& pass) {
     VkPipeline pipeline = sorter.pipelines.small[keyWidthIndex(bindings.keyType)][valueWidthIndex(bindings.valueType)];
     sorter.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    sorter.fn.vkCmdDispatch(cmd, 1, 1, 1);
+    if (isIndirect(pass)) {
+        sorter.fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, kInfoSmallArgs));
+    } else {
+        sorter.fn.vkCmdDispatch(cmd, 1, 1, 1);
+    }
 }
 
-void recordComputeBarrier(VkCommandBuffer cmd, const VksortSorter_T& sorter) {
+void recordComputeBarrier(VkCommandBuffer cmd, const VksortSorter_T& sorter, bool indirect) {
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    sorter.fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
-                                   1, &barrier, 0, nullptr, 0, nullptr);
+    VkPipelineStageFlags dstStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    if (indirect) {
+        barrier.dstAccessMask |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+        dstStages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+    }
+    sorter.fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dstStages, 0, 1, &barrier, 0, nullptr, 0,
+                                   nullptr);
 }
 
 } // namespace vksort
@@ -118,6 +145,102 @@ void describeResult(const VksortBindings_T& bindings, const PassPlan& plan, Vkso
     *result = r;
 }
 
+// The data path of every sort. `indirect`: the count is in the caller's buffer (copied into
+// the tables, launches computed by the setup dispatch); otherwise it is pInfo->count.
+void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortSortInfo& info, const PassPlan& plan,
+                const VkDescriptorBufferInfo* indirect) {
+    const VksortBindings_T& bindings = *info.bindings;
+    const Functions& fn = sorter.fn;
+
+    // Optional profiling: one timestamp before the sort and one after each dispatch of a pass.
+    uint32_t nextQuery = info.firstTimestampQuery;
+    auto timestamp = [&]() {
+        if (info.timestampQueryPool == VK_NULL_HANDLE) return;
+        fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, info.timestampQueryPool, nextQuery++);
+    };
+    timestamp();
+
+    uint32_t baseFlags = orderFlags(bindings.keyType, info.order);
+    if (bindings.valueType == VKSORT_VALUE_TYPE_INDEX) baseFlags |= kFlagIndexValues;
+    if (indirect != nullptr) baseFlags |= kFlagIndirect;
+    // Either path leaves the result where the passes would: in place for an even pass count.
+    PassParams first;
+    first.count = info.count;
+    first.shift = plan.beginBit;
+    first.endBit = plan.endBit;
+    first.flags = baseFlags;
+    first.set = plan.passCount % 2 == 1 ? kSetForward : kSetInPlace;
+
+    bool small = false, inlineScan = false;
+    if (indirect != nullptr) {
+        // The caller's count into the tables; the setup dispatch turns it into every launch below.
+        VkBufferCopy region{indirect->offset, infoOffset(bindings, kInfoRequested), 4};
+        fn.vkCmdCopyBuffer(cmd, indirect->buffer, bindings.scratch.buffer, 1, &region);
+        VkMemoryBarrier copied{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        copied.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        copied.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                                &copied, 0, nullptr, 0, nullptr);
+        VksortPushConstants setup{};
+        setup.count = sorter.smallTile.tileSize();
+        setup.numTiles = kInlineScanMaxTiles;
+        setup.maxCount = bindings.maxCount;
+        setup.dispatchWidth = sorter.deviceInfo.facts.maxWorkgroupCount[0];
+        fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, 1,
+                                   &bindings.sets[kSetForward], 0, nullptr);
+        fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(setup), &setup);
+        fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.setup);
+        fn.vkCmdDispatch(cmd, 1, 1, 1);
+        recordComputeBarrier(cmd, sorter, true);
+        // Both paths are recorded; the setup gave the one not taken zero workgroups.
+        bindPass(cmd, sorter, bindings, first);
+        dispatchSmall(cmd, sorter, bindings, first);
+        recordComputeBarrier(cmd, sorter, indirect != nullptr);
+    } else {
+        small = info.count <= sorter.smallTile.tileSize();
+        inlineScan = useInlineScan(ceilDiv(info.count, sorter.tile.tileSize()));
+        if (small) {
+            // Every pass inside one workgroup: one dispatch.
+            bindPass(cmd, sorter, bindings, first);
+            dispatchSmall(cmd, sorter, bindings, first);
+            for (uint32_t q = 0; q < 3 * plan.passCount; ++q) timestamp();
+            return;
+        }
+    }
+
+    // The count pass runs for the first pass only: every reorder counts the next pass's digits
+    // per destination tile while it writes. Per pass then: scan the counts into offsets (unless
+    // tiles are few enough for the reorder to sum them itself), reorder into the other buffer of
+    // the ping-pong pair. Even passes read the caller's buffers, odd passes the scratch.
+    // Skipped dispatches still get their timestamp, so the query layout stays fixed.
+    for (uint32_t p = 0; p < plan.passCount; ++p) {
+        PassParams pass;
+        pass.count = info.count;
+        pass.shift = plan.shift(p);
+        pass.endBit = plan.endBit;
+        pass.flags = p == 0 ? baseFlags : baseFlags & ~kFlagIndexValues;
+        if (p + 1 < plan.passCount) pass.flags |= kFlagCountNext;
+        if (inlineScan) pass.flags |= kFlagInlineScan;
+        pass.table = p % kCountTables;
+        pass.set = p % 2 == 0 ? kSetForward : kSetBackward;
+
+        bindPass(cmd, sorter, bindings, pass);
+        if (p == 0) {
+            dispatchCount(cmd, sorter, bindings, pass);
+            recordComputeBarrier(cmd, sorter, indirect != nullptr);
+        }
+        timestamp();
+        if (indirect != nullptr || !inlineScan) {
+            dispatchScan(cmd, sorter, bindings, pass);
+            recordComputeBarrier(cmd, sorter, indirect != nullptr);
+        }
+        timestamp();
+        dispatchReorder(cmd, sorter, bindings, pass);
+        timestamp();
+        if (p + 1 < plan.passCount) recordComputeBarrier(cmd, sorter, indirect != nullptr);
+    }
+}
+
 } // namespace
 
 extern "C" VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, VksortSortResult* pResult) {
@@ -135,68 +258,22 @@ extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter so
     PassPlan plan;
     VkResult result = planSort(sorter, pInfo, &plan, __func__);
     if (result != VK_SUCCESS) return result;
-    const VksortBindings_T& bindings = *pInfo->bindings;
-    if (pResult != nullptr) describeResult(bindings, plan, pResult);
-    if (pInfo->count == 0) return VK_SUCCESS;
+    if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
+    if (pInfo->count != 0) recordSort(commandBuffer, *sorter, *pInfo, plan, nullptr);
+    return VK_SUCCESS;
+}
 
-    // Optional profiling: one timestamp before the sort and one after each dispatch.
-    uint32_t nextQuery = pInfo->firstTimestampQuery;
-    auto timestamp = [&]() {
-        if (pInfo->timestampQueryPool == VK_NULL_HANDLE) return;
-        sorter->fn.vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pInfo->timestampQueryPool,
-                                       nextQuery++);
-    };
-    timestamp();
-
-    uint32_t baseFlags = orderFlags(bindings.keyType, pInfo->order);
-    if (bindings.valueType == VKSORT_VALUE_TYPE_INDEX) baseFlags |= kFlagIndexValues;
-
-    // Small sorts: every pass inside one workgroup, one dispatch, the result written where the
-    // passes would have left it (in place for an even pass count).
-    if (pInfo->count <= sorter->smallTile.tileSize()) {
-        PassParams pass;
-        pass.count = pInfo->count;
-        pass.shift = plan.beginBit;
-        pass.endBit = plan.endBit;
-        pass.flags = baseFlags;
-        pass.set = plan.passCount % 2 == 1 ? kSetForward : kSetInPlace;
-        bindPass(commandBuffer, *sorter, bindings, pass);
-        dispatchSmall(commandBuffer, *sorter, bindings);
-        for (uint32_t q = 0; q < 3 * plan.passCount; ++q) timestamp();
-        return VK_SUCCESS;
-    }
-
-    // The count pass runs for the first pass only: every reorder counts the next pass's digits
-    // per destination tile while it writes. Per pass then: scan the counts into offsets (unless
-    // tiles are few enough for the reorder to sum them itself), reorder into the other buffer of
-    // the ping-pong pair. Even passes read the caller's buffers, odd passes the scratch.
-    // Skipped dispatches still get their timestamp, so the query layout stays fixed.
-    bool inlineScan = useInlineScan(ceilDiv(pInfo->count, sorter->tile.tileSize()));
-    for (uint32_t p = 0; p < plan.passCount; ++p) {
-        PassParams pass;
-        pass.count = pInfo->count;
-        pass.shift = plan.shift(p);
-        pass.endBit = plan.endBit;
-        pass.flags = p == 0 ? baseFlags : baseFlags & ~kFlagIndexValues;
-        if (p + 1 < plan.passCount) pass.flags |= kFlagCountNext;
-        if (inlineScan) pass.flags |= kFlagInlineScan;
-        pass.table = p % kCountTables;
-        pass.set = p % 2 == 0 ? kSetForward : kSetBackward;
-
-        bindPass(commandBuffer, *sorter, bindings, pass);
-        if (p == 0) {
-            dispatchCount(commandBuffer, *sorter, bindings, pass);
-            recordComputeBarrier(commandBuffer, *sorter);
-        }
-        timestamp();
-        if (!inlineScan) {
-            dispatchScan(commandBuffer, *sorter);
-            recordComputeBarrier(commandBuffer, *sorter);
-        }
-        timestamp();
-        dispatchReorder(commandBuffer, *sorter, bindings, pass);
-        timestamp();
-        if (p + 1 < plan.passCount) recordComputeBarrier(commandBuffer, *sorter);
-    }
+extern "C" VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortSorter sorter,
+                                          const VksortSortInfo* pInfo, VkBuffer countBuffer,
+                                          VkDeviceSize countOffset, VksortSortResult* pResult) {
+    VKSORT_REQUIRE(commandBuffer != VK_NULL_HANDLE, "commandBuffer must not be VK_NULL_HANDLE");
+    VKSORT_REQUIRE(countBuffer != VK_NULL_HANDLE, "countBuffer must not be VK_NULL_HANDLE");
+    VKSORT_REQUIRE(countOffset % 4 == 0, "countOffset " + std::to_string(countOffset) + " must be a multiple of 4");
+    PassPlan plan;
+    VkResult result = planSort(sorter, pInfo, &plan, __func__);
+    if (result != VK_SUCCESS) return result;
+    if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
+    VkDescriptorBufferInfo count{countBuffer, countOffset, 4};
+    recordSort(commandBuffer, *sorter, *pInfo, plan, &count);
     return VK_SUCCESS;
 }

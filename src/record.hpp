@@ -25,16 +25,21 @@ uint32_t orderFlags(VksortKeyType keyType, VksortOrder order);
 // Binds the pass's descriptor set and push constants (kept across the pipelines of the pass).
 void bindPass(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
               const PassParams& pass);
-// Each binds its pipeline and dispatches; bindPass must have been recorded first.
+// Each binds its pipeline and dispatches; bindPass must have been recorded first. With
+// kFlagIndirect in pass.flags the launch comes from the arguments the setup dispatch wrote.
 void dispatchCount(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                    const PassParams& pass);
-void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter);
+void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+                  const PassParams& pass);
 void dispatchReorder(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                      const PassParams& pass);
 // The whole sort in one workgroup (count <= sorter.smallTile.tileSize()): `pass` carries the
 // first pass's shift, the end bit, and the set that leaves the result where the passes would.
-void dispatchSmall(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings);
-// Compute writes before it are visible to compute reads and writes after it.
-void recordComputeBarrier(VkCommandBuffer cmd, const VksortSorter_T& sorter);
+void dispatchSmall(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+                   const PassParams& pass);
+// Compute writes before it are visible to compute reads and writes after it, and with
+// `indirect` to the launch-argument reads of indirect dispatches too (the passes write the
+// tables binding, which holds the arguments).
+void recordComputeBarrier(VkCommandBuffer cmd, const VksortSorter_T& sorter, bool indirect = false);
 
 } // namespace vksort

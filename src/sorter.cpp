@@ -171,7 +171,9 @@ extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const Vksor
     r.keys = {uint64_t(pInfo->maxCount) * kb, alignUp(alignment, kVectorAlignment), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     if (vb != 0) r.values = {uint64_t(pInfo->maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     ScratchLayout layout = planScratch(sorter->tile, pInfo->maxCount, kb, vb, scratchAlignment(*sorter));
-    r.scratch = {layout.totalBytes, scratchAlignment(*sorter), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    r.scratch = {layout.totalBytes, scratchAlignment(*sorter),
+                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                     VK_BUFFER_USAGE_TRANSFER_DST_BIT};
     *pRequirements = r;
     return VK_SUCCESS;
 }

@@ -31,7 +31,7 @@
  *   addresses are extensions or optional features), allocates nothing while recording, and lets
  *   several threads record with the same sorter and bindings at once.
  *
- * SYNCHRONIZATION CONTRACT (for vksortCmdSort)
+ * SYNCHRONIZATION CONTRACT (for vksortCmdSort; vksortCmdSortIndirect adds a transfer, see there)
  *   The recorded commands are compute dispatches (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) that
  *   read and write the keys, values and scratch buffers as storage buffers
  *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT).
@@ -224,7 +224,8 @@ typedef struct VksortMemoryRequirements {
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
      * (as large as keys plus values) and the count tables. Its contents need no initialization
      * and are garbage afterwards, except where a sort with an odd pass count left its result
-     * (see VksortSortResult). */
+     * (see VksortSortResult). Usage: storage, plus indirect and transfer-destination for
+     * vksortCmdSortIndirect. */
     VksortBufferRequirements scratch;
 } VksortMemoryRequirements;
 
@@ -329,10 +330,28 @@ VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, V
 /* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
  * recording state, outside a render pass, on a queue family with compute support. Nothing is
  * submitted, waited for or allocated. Counts up to singleDispatchMaxCount (see
- * VksortSorterProperties) sort inside one workgroup in a single dispatch. See SYNCHRONIZATION CONTRACT above for the barriers you
- * own. pResult (optional) receives vksortGetSortResult's answer. */
+ * VksortSorterProperties) sort inside one workgroup in a single dispatch. See SYNCHRONIZATION
+ * CONTRACT above for the barriers you own. pResult (optional) receives vksortGetSortResult's
+ * answer. Returns VK_SUCCESS, or VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (a count
+ * above the bindings' maxCount, an invalid bit range...), in which case nothing is recorded. */
 VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
                        VksortSortResult* pResult);
+
+/* Like vksortCmdSort, but the number of keys is read from the GPU when the commands execute:
+ * the uint32_t at byte offset countOffset (a multiple of 4) of countBuffer, which needs
+ * VK_BUFFER_USAGE_TRANSFER_SRC_BIT. pInfo->count is ignored. A count above the bindings'
+ * maxCount is clamped to maxCount: the first maxCount keys are sorted and nothing past the
+ * ranges is touched. Launches are sized on the GPU from the count (no host round trip): work
+ * past the count is never launched, and the dispatches of the path a count does not take (the
+ * single-workgroup sort, or the passes) launch no workgroup.
+ * In addition to vksortCmdSort's contract, the count is read by a transfer command first:
+ * make your write of it available to VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT
+ * (and if you rewrite it later, wait for that stage), and the scratch buffer is also written by
+ * that transfer (order its earlier use before VK_PIPELINE_STAGE_TRANSFER_BIT writes). The sort
+ * reads launch arguments from the scratch buffer (VK_ACCESS_INDIRECT_COMMAND_READ_BIT), which is
+ * why scratch needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT and VK_BUFFER_USAGE_TRANSFER_DST_BIT. */
+VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
+                               VkBuffer countBuffer, VkDeviceSize countOffset, VksortSortResult* pResult);
 
 /* ---- Invalid usage -------------------------------------------------------------------------- */
 

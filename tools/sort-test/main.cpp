@@ -34,6 +34,7 @@ struct Options {
     uint32_t repeat = 1;
     uint32_t subgroupSize = 0, workgroupSize = 0, keysPerThread = 0;
     bool timings = false;
+    bool indirect = false;
     // --bench
     bool bench = false;
     std::vector<uint32_t> counts;
@@ -60,6 +61,7 @@ void usage() {
         "  --seed S                  random seed (default 1)\n"
         "  --repeat R                sorts to run and verify, each on new input (default 1)\n"
         "  --timings                 also print the GPU time of each pass kind (count, scan, reorder)\n"
+        "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
         "  --subgroup-size S         require subgroup size S (needs subgroup size control)\n"
         "  --workgroup-size W, --keys-per-thread K   tile overrides\n"
         "  --no-validation           do not load the validation layer\n"
@@ -146,6 +148,7 @@ bool parse(int argc, char** argv, Options* o) {
             if (!parseUnsigned(next(), 1u << 20, &v) || v == 0) return false;
             o->repeat = uint32_t(v);
         } else if (a == "--timings") o->timings = true;
+        else if (a == "--indirect") o->indirect = true;
         else if (a == "--subgroup-size") {
             if (!parseUnsigned(next(), 128, &v)) return false;
             o->subgroupSize = uint32_t(v);
@@ -234,7 +237,7 @@ hostdata::Verdict sortAndVerify(SortRig& rig, const hostdata::Data& input, const
 }
 
 int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
-    SortRig rig(ctx, sorter, o.keyType, o.valueType, std::max(o.count, 1u));
+    SortRig rig(ctx, sorter, o.keyType, o.valueType, std::max(o.count, 1u), o.indirect);
     VksortSortInfo info = withOptions(rig.sortInfo(o.count), o);
     VksortSortResult where{};
     VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
@@ -384,7 +387,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 if (c >= 1 && c <= limit) counts.push_back(c);
             }
             if (counts.empty()) continue;
-            SortRig rig(ctx, sorter, key, value, counts.back());
+            SortRig rig(ctx, sorter, key, value, counts.back(), o.indirect);
             for (uint32_t count : counts) {
                 Point p{};
                 p.key = key;

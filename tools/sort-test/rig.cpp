@@ -21,8 +21,9 @@ Stats statsOf(std::vector<double> values) {
 }
 
 SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
-                 uint32_t capacity)
-    : ctx_(ctx), sorter_(sorter), keyType_(keyType), valueType_(valueType), capacity_(capacity) {
+                 uint32_t capacity, bool indirect)
+    : ctx_(ctx), sorter_(sorter), keyType_(keyType), valueType_(valueType), capacity_(capacity), indirect_(indirect) {
+    if (indirect) countBuffer_ = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
     VksortMemoryRequirementsInfo info{nullptr, capacity, keyType, valueType};
     VksortMemoryRequirements r{};
     VKCTX_CHECK(vksortGetMemoryRequirements(sorter, &info, &r));
@@ -46,7 +47,9 @@ SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType
 SortRig::~SortRig() {
     vkDeviceWaitIdle(ctx_.device());
     vksortDestroyBindings(sorter_, bindings_);
-    for (vkctx::Buffer* b : {&keys_, &values_, &scratch_, &pristineKeys_, &pristineValues_}) ctx_.destroyBuffer(*b);
+    for (vkctx::Buffer* b : {&keys_, &values_, &scratch_, &pristineKeys_, &pristineValues_, &countBuffer_}) {
+        ctx_.destroyBuffer(*b);
+    }
 }
 
 void SortRig::load(const hostdata::Data& input) {
@@ -83,24 +86,32 @@ void SortRig::recordIteration(VkCommandBuffer cmd, const VksortSortInfo& base, V
             vkCmdCopyBuffer(cmd, pristineValues_.buffer, values_.buffer, 1, &valueCopy);
         }
     }
+    if (indirect_) vkCmdUpdateBuffer(cmd, countBuffer_.buffer, 0, 4, &base.count);
     VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     before.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    before.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0,
+    before.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                           VK_ACCESS_TRANSFER_WRITE_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0,
                          nullptr, 0, nullptr);
     VksortSortInfo info = base;
     info.timestampQueryPool = pool;
     info.firstTimestampQuery = firstQuery;
     if (outerPool != VK_NULL_HANDLE) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, outerPool, outerQuery);
-    VKCTX_CHECK(vksortCmdSort(cmd, sorter_, &info, nullptr));
+    if (indirect_) {
+        VKCTX_CHECK(vksortCmdSortIndirect(cmd, sorter_, &info, countBuffer_.buffer, 0, nullptr));
+    } else {
+        VKCTX_CHECK(vksortCmdSort(cmd, sorter_, &info, nullptr));
+    }
     if (outerPool != VK_NULL_HANDLE) {
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, outerPool, outerQuery + 1);
     }
     VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT;
     after.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &after, 0,
-                         nullptr, 0, nullptr);
+    // (The indirect sort's own transfer read of the count is ordered by the source stages too.)
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &after, 0, nullptr, 0, nullptr);
 }
 
 namespace {

@@ -23,8 +23,10 @@ Stats statsOf(std::vector<double> values);
 
 class SortRig {
 public:
+    // `indirect`: sorts go through vksortCmdSortIndirect, with the count written into a GPU buffer
+    // by the same command buffer.
     SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
-            uint32_t capacity);
+            uint32_t capacity, bool indirect = false);
     ~SortRig();
     SortRig(const SortRig&) = delete;
     SortRig& operator=(const SortRig&) = delete;
@@ -58,7 +60,8 @@ private:
     VksortKeyType keyType_;
     VksortValueType valueType_;
     uint32_t capacity_;
-    vkctx::Buffer keys_, values_, scratch_, pristineKeys_, pristineValues_;
+    vkctx::Buffer keys_, values_, scratch_, pristineKeys_, pristineValues_, countBuffer_;
+    bool indirect_ = false;
     VksortBindings bindings_ = VK_NULL_HANDLE;
     bool copyValues_ = false;
 };

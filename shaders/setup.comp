@@ -1,0 +1,35 @@
+#version 450
+// Indirect sorts: turn the count the caller's GPU work produced into the launch of every later
+// dispatch, with no host round trip. The recording copied the caller's count into
+// tables[kInfoRequested]; this clamps it to the bindings' capacity (documented in vksort.h),
+// decides between the single-workgroup sort and the passes, and writes the
+// VkDispatchIndirectCommand of each: dispatches of the path not taken, and workgroups past the
+// count, are never launched.
+//
+// Push constants (see vksort_config.h): count = single-dispatch capacity, numTiles = inline-scan
+// tile limit, maxCount = capacity, dispatchWidth = maxComputeWorkGroupCount[0].
+
+#include "common.glsl"
+#include "tile.glsl"
+
+void writeArgs(uint at, uint x, uint y) {
+    tables[at] = x;
+    tables[at + 1u] = y;
+    tables[at + 2u] = 1u;
+}
+
+void main() {
+    if (gl_LocalInvocationIndex != 0u) return;
+    uint count = min(tables[kInfoRequested], pc.maxCount);
+    uint tiles = count / TILE_SIZE + (count % TILE_SIZE != 0u ? 1u : 0u);
+    bool small = count <= pc.count;
+    bool inlined = tiles <= pc.numTiles;
+    tables[kInfoCount] = count;
+    tables[kInfoNumTiles] = tiles;
+    tables[kInfoInlineScan] = inlined ? 1u : 0u;
+    uint width = min(tiles, pc.dispatchWidth);
+    uint rows = width == 0u ? 1u : tiles / width + (tiles % width != 0u ? 1u : 0u);
+    writeArgs(kInfoTileArgs, small ? 0u : width, rows);
+    writeArgs(kInfoScanArgs, small || inlined ? 0u : kRadix, 1u);
+    writeArgs(kInfoSmallArgs, small && count > 0u ? 1u : 0u, 1u);
+}
