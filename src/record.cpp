@@ -112,13 +112,15 @@ using namespace vksort;
 
 namespace {
 
-// Validates a sort request and plans its passes; shared by the query and the recording.
-VkResult planSort(VksortSorter sorter, const VksortSortInfo* pInfo, PassPlan* plan, const char* function) {
+// Validates a sort request and plans its passes; shared by the query and the recordings.
+// Indirect sorts (`checkCount` false) ignore pInfo->count.
+VkResult planSort(VksortSorter sorter, const VksortSortInfo* pInfo, PassPlan* plan, const char* function,
+                  bool checkCount = true) {
     if (sorter == nullptr || pInfo == nullptr) return invalidUsage(function, "sorter and pInfo must not be NULL");
     if (pInfo->pNext != nullptr) return invalidUsage(function, "pInfo->pNext must be NULL");
     const VksortBindings_T* bindings = pInfo->bindings;
     if (bindings == nullptr) return invalidUsage(function, "pInfo->bindings must not be NULL");
-    if (pInfo->count > bindings->maxCount) {
+    if (checkCount && pInfo->count > bindings->maxCount) {
         return invalidUsage(function, "count " + std::to_string(pInfo->count) + " exceeds the bindings' maxCount " +
                                           std::to_string(bindings->maxCount));
     }
@@ -270,7 +272,7 @@ extern "C" VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortS
     VKSORT_REQUIRE(countBuffer != VK_NULL_HANDLE, "countBuffer must not be VK_NULL_HANDLE");
     VKSORT_REQUIRE(countOffset % 4 == 0, "countOffset " + std::to_string(countOffset) + " must be a multiple of 4");
     PassPlan plan;
-    VkResult result = planSort(sorter, pInfo, &plan, __func__);
+    VkResult result = planSort(sorter, pInfo, &plan, __func__, false);
     if (result != VK_SUCCESS) return result;
     if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
     VkDescriptorBufferInfo count{countBuffer, countOffset, 4};

@@ -29,6 +29,11 @@ void VKAPI_PTR failOnAssert(const char* message, void*) {
 
 struct Process {
     Process() { vksortSetAssertHandler(failOnAssert, nullptr); }
+    // The sorter goes before the device it was created on.
+    ~Process() {
+        if (sorter != VK_NULL_HANDLE) vksortDestroySorter(sorter);
+        context.reset();
+    }
     std::unique_ptr<vkctx::Context> context;
     VksortSorter sorter = VK_NULL_HANDLE;
 };

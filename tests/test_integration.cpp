@@ -1,0 +1,371 @@
+// vksort inside a renderer's command buffers: counts produced on the GPU, the documented barrier
+// contract between a producer and a consumer, recording from several threads, and the
+// timestamps a profiler reads. Everything runs under synchronization validation.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include "spirv.hpp"
+#include "support.hpp"
+
+namespace vktest {
+extern const vksort::SpirvBlob kSpirvBlobs[];
+extern const size_t kSpirvBlobCount;
+} // namespace vktest
+
+namespace {
+
+// A compute pipeline over `bindings` storage buffers and a 4-byte push constant: the test
+// shaders in tests/shaders/.
+struct Kernel {
+    vkctx::Context& ctx;
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+
+    Kernel(vkctx::Context& context, const char* name, std::vector<VkBuffer> buffers) : ctx(context) {
+        const vksort::SpirvBlob* blob = nullptr;
+        for (size_t i = 0; i < vktest::kSpirvBlobCount; ++i) {
+            if (std::strcmp(vktest::kSpirvBlobs[i].name, name) == 0) blob = &vktest::kSpirvBlobs[i];
+        }
+        REQUIRE(blob != nullptr);
+        VkDevice device = ctx.device();
+        std::vector<VkDescriptorSetLayoutBinding> bindings;
+        for (uint32_t i = 0; i < buffers.size(); ++i) {
+            bindings.push_back({i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+        }
+        VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        setInfo.bindingCount = uint32_t(bindings.size());
+        setInfo.pBindings = bindings.data();
+        VKCTX_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout));
+        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+        VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+        layoutInfo.setLayoutCount = 1;
+        layoutInfo.pSetLayouts = &setLayout;
+        layoutInfo.pushConstantRangeCount = 1;
+        layoutInfo.pPushConstantRanges = &range;
+        VKCTX_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout));
+        VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        moduleInfo.codeSize = blob->wordCount * 4;
+        moduleInfo.pCode = blob->words;
+        VkShaderModule module = VK_NULL_HANDLE;
+        VKCTX_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &module));
+        VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+        info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        info.stage.module = module;
+        info.stage.pName = "main";
+        info.layout = layout;
+        VKCTX_CHECK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
+        vkDestroyShaderModule(device, module, nullptr);
+        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(buffers.size())};
+        VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        poolInfo.maxSets = 1;
+        poolInfo.poolSizeCount = 1;
+        poolInfo.pPoolSizes = &size;
+        VKCTX_CHECK(vkCreateDescriptorPool(device, &poolInfo, nullptr, &pool));
+        VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        allocate.descriptorPool = pool;
+        allocate.descriptorSetCount = 1;
+        allocate.pSetLayouts = &setLayout;
+        VKCTX_CHECK(vkAllocateDescriptorSets(device, &allocate, &set));
+        std::vector<VkDescriptorBufferInfo> infos;
+        for (VkBuffer b : buffers) infos.push_back({b, 0, VK_WHOLE_SIZE});
+        std::vector<VkWriteDescriptorSet> writes;
+        for (uint32_t i = 0; i < buffers.size(); ++i) {
+            VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w.dstSet = set;
+            w.dstBinding = i;
+            w.descriptorCount = 1;
+            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w.pBufferInfo = &infos[i];
+            writes.push_back(w);
+        }
+        vkUpdateDescriptorSets(device, uint32_t(writes.size()), writes.data(), 0, nullptr);
+    }
+
+    ~Kernel() {
+        VkDevice device = ctx.device();
+        vkDestroyDescriptorPool(device, pool, nullptr);
+        vkDestroyPipeline(device, pipeline, nullptr);
+        vkDestroyPipelineLayout(device, layout, nullptr);
+        vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+    }
+
+    // Binds everything it needs (the sort may have left its own state bound) and dispatches.
+    void record(VkCommandBuffer cmd, uint32_t constant, uint32_t groups) const {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &constant);
+        vkCmdDispatch(cmd, groups, 1, 1);
+    }
+};
+
+void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
+                   VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = srcAccess;
+    barrier.dstAccessMask = dstAccess;
+    vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+// Keys, values and scratch for `capacity` u32 pairs in host-visible memory.
+struct PairBuffers {
+    vkctx::Context& ctx;
+    VksortSorter sorter;
+    vkctx::Buffer keys, values, scratch;
+    VksortBindings bindings = VK_NULL_HANDLE;
+
+    PairBuffers(vkctx::Context& context, VksortSorter s, uint32_t capacity, VksortValueType valueType)
+        : ctx(context), sorter(s) {
+        VksortMemoryRequirementsInfo info{nullptr, capacity, VKSORT_KEY_TYPE_UINT32, valueType};
+        VksortMemoryRequirements r{};
+        REQUIRE(vksortGetMemoryRequirements(sorter, &info, &r) == VK_SUCCESS);
+        keys = ctx.createBuffer(r.keys.size, r.keys.usage, true);
+        values = ctx.createBuffer(r.values.size, r.values.usage, true);
+        scratch = ctx.createBuffer(r.scratch.size, r.scratch.usage, true);
+        VksortBindingsCreateInfo b{nullptr, capacity, VKSORT_KEY_TYPE_UINT32, valueType,
+                                   {keys.buffer, 0, r.keys.size}, {values.buffer, 0, r.values.size},
+                                   {scratch.buffer, 0, r.scratch.size}};
+        REQUIRE(vksortCreateBindings(sorter, &b, &bindings) == VK_SUCCESS);
+    }
+    ~PairBuffers() {
+        vksortDestroyBindings(sorter, bindings);
+        ctx.destroyBuffer(keys);
+        ctx.destroyBuffer(values);
+        ctx.destroyBuffer(scratch);
+    }
+    uint32_t* key() const { return static_cast<uint32_t*>(keys.mapped); }
+    uint32_t* value() const { return static_cast<uint32_t*>(values.mapped); }
+};
+
+} // namespace
+
+TEST_CASE("indirect counts written by a compute shader in the same command buffer", "[indirect]") {
+    vkctx::Context& ctx = vktest::context();
+    VksortSorter sorter = vktest::sorter();
+    VksortSorterProperties p{};
+    vksortGetSorterProperties(sorter, &p);
+    const uint32_t capacity = 3 * p.tileSize + 17;
+    PairBuffers buffers(ctx, sorter, capacity, VKSORT_VALUE_TYPE_INDEX);
+    vkctx::Buffer count =
+        ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    Kernel writeCount(ctx, "write_count", {count.buffer});
+
+    // 0, 1, the single-dispatch limit and one past it, the capacity, and counts above it (clamped).
+    for (uint32_t requested : {0u, 1u, p.singleDispatchMaxCount, p.singleDispatchMaxCount + 1, capacity - 1,
+                               capacity, capacity + 1, 0xFFFFFFFFu}) {
+        INFO("requested count " << requested << ", capacity " << capacity);
+        std::vector<uint32_t> input(capacity);
+        for (uint32_t i = 0; i < capacity; ++i) input[i] = (i * 2654435761u) >> 7;
+        std::memcpy(buffers.key(), input.data(), capacity * 4u);
+        std::memset(buffers.value(), 0xEE, capacity * 4u);
+        VksortSortInfo info{};
+        info.bindings = buffers.bindings;
+        info.count = 12345; // ignored by the indirect call
+        ctx.submitAndWait([&](VkCommandBuffer cmd) {
+            writeCount.record(cmd, requested, 1);
+            // The documented barrier before an indirect sort: the count to the transfer that
+            // reads it, the keys (written by the host here) to compute.
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                          VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+            REQUIRE(vksortCmdSortIndirect(cmd, sorter, &info, count.buffer, 0, nullptr) == VK_SUCCESS);
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        });
+        uint32_t sorted = std::min(requested, capacity);
+        std::vector<uint32_t> order(sorted);
+        for (uint32_t i = 0; i < sorted; ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return input[a] < input[b]; });
+        for (uint32_t i = 0; i < sorted; ++i) {
+            REQUIRE(buffers.key()[i] == input[order[i]]);
+            REQUIRE(buffers.value()[i] == order[i]);
+        }
+        // Past the (clamped) count nothing was touched: 8 passes leave the result in place.
+        for (uint32_t i = sorted; i < capacity; ++i) {
+            REQUIRE(buffers.key()[i] == input[i]);
+            REQUIRE(buffers.value()[i] == 0xEEEEEEEEu);
+        }
+        vktest::requireCleanValidation(ctx);
+    }
+    ctx.destroyBuffer(count);
+}
+
+TEST_CASE("producer, sort and consumer with exactly the documented barriers", "[contract]") {
+    vkctx::Context& ctx = vktest::context();
+    VksortSorter sorter = vktest::sorter();
+    VksortSorterProperties p{};
+    vksortGetSorterProperties(sorter, &p);
+    for (uint32_t count : {p.singleDispatchMaxCount / 2, 5 * p.tileSize + 3}) {
+        INFO("count " << count);
+        PairBuffers buffers(ctx, sorter, count, VKSORT_VALUE_TYPE_UINT32);
+        vkctx::Buffer result = ctx.createBuffer(8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        std::memset(result.mapped, 0, 8);
+        Kernel produce(ctx, "produce", {buffers.keys.buffer, buffers.values.buffer});
+        Kernel consume(ctx, "consume", {buffers.keys.buffer, buffers.values.buffer, result.buffer});
+        VksortSortInfo info{};
+        info.bindings = buffers.bindings;
+        info.count = count;
+        uint32_t groups = (count + 63) / 64;
+        ctx.submitAndWait([&](VkCommandBuffer cmd) {
+            produce.record(cmd, count, groups);
+            // Before: the producer's writes of keys and values visible to compute reads, and
+            // ordered before the sort's compute writes.
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+            REQUIRE(vksortCmdSort(cmd, sorter, &info, nullptr) == VK_SUCCESS);
+            // After: the sort's compute writes visible to the consumer's reads.
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+            consume.record(cmd, count, groups); // rebinds its own pipeline, set and constants
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        });
+        const uint32_t* r = static_cast<const uint32_t*>(result.mapped);
+        CHECK(r[0] == 0);                                               // ordered, stable, in range
+        CHECK(r[1] == uint32_t(uint64_t(count) * (count - 1) / 2));    // every index exactly once
+        vktest::requireCleanValidation(ctx);
+        ctx.destroyBuffer(result);
+    }
+}
+
+TEST_CASE("several threads record with one sorter at once", "[threads]") {
+    vkctx::Context& ctx = vktest::context();
+    VksortSorter sorter = vktest::sorter();
+    constexpr uint32_t kThreads = 4;
+    const uint32_t counts[kThreads] = {1000, 30011, 4096, 70001};
+    std::vector<std::unique_ptr<PairBuffers>> buffers;
+    std::vector<std::vector<uint32_t>> inputs(kThreads);
+    for (uint32_t t = 0; t < kThreads; ++t) {
+        buffers.push_back(std::make_unique<PairBuffers>(ctx, sorter, counts[t], VKSORT_VALUE_TYPE_INDEX));
+        inputs[t].resize(counts[t]);
+        for (uint32_t i = 0; i < counts[t]; ++i) inputs[t][i] = ((i + 7 * t) * 2246822519u) >> 9;
+        std::memcpy(buffers[t]->key(), inputs[t].data(), counts[t] * 4u);
+    }
+
+    // Each thread owns a command pool (Vulkan requires that) and records into its own command
+    // buffer; all share the sorter. The recordings happen concurrently.
+    std::vector<VkCommandPool> pools(kThreads);
+    std::vector<VkCommandBuffer> commands(kThreads);
+    std::vector<VkResult> results(kThreads, VK_ERROR_UNKNOWN);
+    for (uint32_t t = 0; t < kThreads; ++t) {
+        VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        poolInfo.queueFamilyIndex = ctx.queueFamily();
+        VKCTX_CHECK(vkCreateCommandPool(ctx.device(), &poolInfo, nullptr, &pools[t]));
+        VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        allocate.commandPool = pools[t];
+        allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        allocate.commandBufferCount = 1;
+        VKCTX_CHECK(vkAllocateCommandBuffers(ctx.device(), &allocate, &commands[t]));
+    }
+    std::vector<std::thread> threads;
+    for (uint32_t t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t]() {
+            VkCommandBuffer cmd = commands[t];
+            VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+            vkBeginCommandBuffer(cmd, &begin);
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+            VksortSortInfo info{};
+            info.bindings = buffers[t]->bindings;
+            info.count = counts[t];
+            // Many sorts per thread, back to back, to give the threads time to overlap.
+            VkResult result = VK_SUCCESS;
+            for (int repeat = 0; repeat < 8 && result == VK_SUCCESS; ++repeat) {
+                result = vksortCmdSort(cmd, sorter, &info, nullptr);
+                memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+            }
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                          VK_ACCESS_HOST_READ_BIT);
+            vkEndCommandBuffer(cmd);
+            results[t] = result;
+        });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (uint32_t t = 0; t < kThreads; ++t) {
+        REQUIRE(results[t] == VK_SUCCESS);
+        ctx.submitAndWait(commands[t]);
+        // Repeated argsorts of already sorted keys: the keys stay sorted and the values are the
+        // last sort's identity permutation of its (sorted) input.
+        std::vector<uint32_t> expected = inputs[t];
+        std::stable_sort(expected.begin(), expected.end());
+        for (uint32_t i = 0; i < counts[t]; ++i) {
+            REQUIRE(buffers[t]->key()[i] == expected[i]);
+            REQUIRE(buffers[t]->value()[i] == i);
+        }
+        vkDestroyCommandPool(ctx.device(), pools[t], nullptr);
+    }
+    vktest::requireCleanValidation(ctx);
+}
+
+TEST_CASE("timestamps for profilers: one before the sort and one per dispatch slot", "[timestamps]") {
+    vkctx::Context& ctx = vktest::context();
+    if (ctx.timestampValidBits() == 0) {
+        WARN("the queue family has no timestamps: nothing to check");
+        return;
+    }
+    VksortSorter sorter = vktest::sorter();
+    VksortSorterProperties p{};
+    vksortGetSorterProperties(sorter, &p);
+    const uint32_t capacity = 4 * p.tileSize;
+    PairBuffers buffers(ctx, sorter, capacity, VKSORT_VALUE_TYPE_UINT32);
+    vkctx::Buffer count = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    *static_cast<uint32_t*>(count.mapped) = capacity;
+    for (uint32_t i = 0; i < capacity; ++i) buffers.key()[i] = (i * 2654435761u) >> 3;
+
+    struct Variant {
+        uint32_t count;
+        bool indirect;
+        uint32_t beginBit, endBit;
+    };
+    for (const Variant& v : {Variant{p.singleDispatchMaxCount, false, 0, 0}, Variant{capacity, false, 0, 0},
+                             Variant{capacity, false, 4, 13}, Variant{capacity, true, 0, 0}}) {
+        INFO("count " << v.count << (v.indirect ? " indirect" : "") << " bits " << v.beginBit << ":" << v.endBit);
+        VksortSortInfo info{};
+        info.bindings = buffers.bindings;
+        info.count = v.count;
+        info.beginBit = v.beginBit;
+        info.endBit = v.endBit;
+        VksortSortResult where{};
+        REQUIRE(vksortGetSortResult(sorter, &info, &where) == VK_SUCCESS);
+        // Two queries of slack on each side: the sort must write exactly its own.
+        uint32_t queries = vksortTimestampQueryCount(where.passCount);
+        VkQueryPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        poolInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        poolInfo.queryCount = queries + 4;
+        VkQueryPool pool = VK_NULL_HANDLE;
+        VKCTX_CHECK(vkCreateQueryPool(ctx.device(), &poolInfo, nullptr, &pool));
+        info.timestampQueryPool = pool;
+        info.firstTimestampQuery = 2;
+        ctx.submitAndWait([&](VkCommandBuffer cmd) {
+            vkCmdResetQueryPool(cmd, pool, 0, queries + 4);
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT);
+            if (v.indirect) {
+                REQUIRE(vksortCmdSortIndirect(cmd, sorter, &info, count.buffer, 0, nullptr) == VK_SUCCESS);
+            } else {
+                REQUIRE(vksortCmdSort(cmd, sorter, &info, nullptr) == VK_SUCCESS);
+            }
+        });
+        std::vector<uint64_t> results(2 * (queries + 4));
+        vkGetQueryPoolResults(ctx.device(), pool, 0, queries + 4, results.size() * 8, results.data(), 16,
+                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+        for (uint32_t q = 0; q < queries + 4; ++q) {
+            bool mine = q >= 2 && q < 2 + queries;
+            INFO("query " << q);
+            CHECK((results[2 * q + 1] != 0) == mine); // available exactly where the sort wrote
+            if (mine && q > 2) CHECK(results[2 * q] >= results[2 * (q - 1)]);
+        }
+        vkDestroyQueryPool(ctx.device(), pool, nullptr);
+        vktest::requireCleanValidation(ctx);
+    }
+    ctx.destroyBuffer(count);
+}
