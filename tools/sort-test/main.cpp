@@ -17,6 +17,7 @@
 
 #include "hostdata.hpp"
 #include "rig.hpp"
+#include "stress.hpp"
 #include "vkcontext.hpp"
 
 namespace {
@@ -35,6 +36,8 @@ struct Options {
     uint32_t subgroupSize = 0, workgroupSize = 0, keysPerThread = 0;
     bool timings = false;
     bool indirect = false;
+    bool stress = false;
+    StressOptions stressOptions;
     // --bench
     bool bench = false;
     std::vector<uint32_t> counts;
@@ -74,7 +77,10 @@ void usage() {
         "  --warmup SECONDS          untimed back-to-back sorts before each point (default 2)\n"
         "  --verify-max N            verify one sort of each point up to N keys (default 4194304)\n"
         "  --cpu-max N               std::sort baseline up to N keys (default 16777216; 0: none)\n"
-        "  --json FILE, --csv FILE   also write the results there ('-' for stdout)\n");
+        "  --json FILE, --csv FILE   also write the results there ('-' for stdout)\n"
+        "stress:\n"
+        "  --stress BATCHES:SORTS:MAXCOUNT   random sorts (types, sizes, orders, bit ranges, direct and\n"
+        "                            indirect), SORTS per command buffer, BATCHES submissions, all verified\n");
 }
 
 bool parseUnsigned(const std::string& text, uint64_t max, uint64_t* out) {
@@ -160,6 +166,14 @@ bool parse(int argc, char** argv, Options* o) {
             o->keysPerThread = uint32_t(v);
         } else if (a == "--no-validation") o->context.validation = false;
         else if (a == "--bench") o->bench = true;
+        else if (a == "--stress") {
+            unsigned b = 0, s = 0, m = 0;
+            if (std::sscanf(next().c_str(), "%u:%u:%u", &b, &s, &m) != 3 || b == 0 || s == 0 || m == 0) return false;
+            o->stress = true;
+            o->stressOptions.batches = b;
+            o->stressOptions.sortsPerBatch = s;
+            o->stressOptions.maxCount = m;
+        }
         else if (a == "--counts") {
             for (const std::string& c : split(next())) {
                 if (!parseUnsigned(c, UINT32_MAX, &v)) return false;
@@ -462,7 +476,10 @@ int main(int argc, char** argv) {
     }
     vkctx::Context ctx(o.context);
     VksortSorter sorter = createSorter(ctx, o);
-    int status = o.bench ? runBench(ctx, sorter, o) : runVerify(ctx, sorter, o);
+    o.stressOptions.seed = o.seed;
+    int status = o.stress ? runStress(ctx, sorter, o.stressOptions)
+                 : o.bench ? runBench(ctx, sorter, o)
+                           : runVerify(ctx, sorter, o);
     vksortDestroySorter(sorter);
     return status;
 }
