@@ -136,7 +136,10 @@ void sortAndCheck(const Case& c, VksortSorter s, vkctx::Context* ctxPointer) {
     Guarded keys = makeGuarded(r.keys), values = makeGuarded(r.values), scratch = makeGuarded(r.scratch);
 
     hostdata::Data input = hostdata::generate(c.key, c.value, c.count, c.dist, c.seed);
-    std::memcpy(static_cast<uint8_t*>(keys.buffer.mapped) + keys.offset, input.keys.data(), input.keys.size());
+    // (memcpy needs valid pointers even for 0 bytes, and an empty vector's data() may be null.)
+    if (!input.keys.empty()) {
+        std::memcpy(static_cast<uint8_t*>(keys.buffer.mapped) + keys.offset, input.keys.data(), input.keys.size());
+    }
     if (!input.values.empty()) {
         std::memcpy(static_cast<uint8_t*>(values.buffer.mapped) + values.offset, input.values.data(),
                     input.values.size());

@@ -75,9 +75,14 @@ int runStress(vkctx::Context& ctx, VksortSorter sorter, const StressOptions& o) 
         vkctx::Buffer counts = ctx.createBuffer(countSize, usage, true);
         for (Job& j : jobs) {
             j.input = hostdata::generate(j.key, j.value, j.count, hostdata::Distribution{}, rng());
-            std::memcpy(static_cast<uint8_t*>(keys.mapped) + j.keysOffset, j.input.keys.data(), j.input.keys.size());
-            std::memcpy(static_cast<uint8_t*>(values.mapped) + j.valuesOffset, j.input.values.data(),
-                        j.input.values.size());
+            // (memcpy needs valid pointers even for 0 bytes; an empty vector's data() may be null.)
+            if (!j.input.keys.empty()) {
+                std::memcpy(static_cast<uint8_t*>(keys.mapped) + j.keysOffset, j.input.keys.data(), j.input.keys.size());
+            }
+            if (!j.input.values.empty()) {
+                std::memcpy(static_cast<uint8_t*>(values.mapped) + j.valuesOffset, j.input.values.data(),
+                            j.input.values.size());
+            }
             std::memcpy(static_cast<uint8_t*>(counts.mapped) + j.countOffset, &j.count, 4);
             VksortBindingsCreateInfo b{nullptr, j.capacity, j.key, j.value,
                                        {keys.buffer, j.keysOffset, j.requirements.keys.size},

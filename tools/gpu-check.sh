@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs vksort's checks on a machine with a real GPU, from an existing Release build (the GPU
+# machine may have no compiler). Logs go to $LOGS (default ./gpu-logs), one file per step; the
+# last lines printed summarize every step.
+#   tools/gpu-check.sh [BUILD_DIR] [STEPS...]
+# Steps: tests accept large stress subgroups example stats bench (default: all but bench).
+# Set RUN to a wrapper that prepares the machine's Vulkan (for example "bash .gpu/run.sh").
+set -uo pipefail
+build=${1:-build}
+shift || true
+steps=${*:-tests accept large stress subgroups example stats}
+logs=${LOGS:-gpu-logs}
+run=${RUN:-}
+mkdir -p "$logs"
+summary=()
+
+step() { # step NAME COMMAND...
+  local name=$1; shift
+  local start=$SECONDS
+  if $run "$@" > "$logs/$name.log" 2>&1; then
+    summary+=("PASS $name ($((SECONDS - start)) s)")
+  else
+    summary+=("FAIL $name ($((SECONDS - start)) s): see $logs/$name.log")
+  fi
+  tail -n 3 "$logs/$name.log"
+}
+
+for s in $steps; do
+  case $s in
+  tests)
+    step vulkaninfo vulkaninfo --summary
+    step test_cpu "$build/tests/test_cpu"
+    step test_gpu "$build/tests/test_gpu"
+    step test_integration "$build/tests/test_integration"
+    ;;
+  accept)
+    step accept-few3 "$build/sort-test" --count 1000003 --dist few:3 --value u32
+    step accept-f64 "$build/sort-test" --key f64 --value index --order desc --count 300007
+    step accept-u64 "$build/sort-test" --key u64 --value u64 --bits 0:40 --count 500009
+    step accept-indirect "$build/sort-test" --indirect --count 16777216 --key f32 --value u32 --order desc
+    ;;
+  large)
+    step large-u32 "$build/sort-test" --count 268435456 --no-validation
+    step large-u64-pairs "$build/sort-test" --count 134217728 --key u64 --value u64 --no-validation
+    ;;
+  stress)
+    step stress "$build/sort-test" --stress 20:200:300000 --seed 11
+    ;;
+  subgroups)
+    # Every subgroup size the device offers for compute (min..max, powers of two).
+    sizes=$($run vulkaninfo 2>/dev/null | awk '/minSubgroupSize/ {min=$3} /maxSubgroupSize/ {max=$3} END {for (s = min; s <= max && s > 0; s *= 2) printf "%d ", s}')
+    for size in $sizes; do
+      step "subgroup-$size" "$build/sort-test" --subgroup-size "$size" --count 3000017 --key i64 --value u32 --order desc
+    done
+    ;;
+  example)
+    [ -x "$build/examples/point-depth/point-depth" ] && step example "$build/examples/point-depth/point-depth"
+    ;;
+  stats)
+    step pipeline-stats "$build/pipeline-stats"
+    ;;
+  bench)
+    step bench-u32 "$build/sort-test" --bench --no-validation --keys u32,f32 --values none,u32,index \
+      --counts 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28,1000003,10000019 --json "$logs/bench-u32.json"
+    step bench-u64 "$build/sort-test" --bench --no-validation --keys u64,f64 --values none,u64 \
+      --counts 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26 --json "$logs/bench-u64.json"
+    ;;
+  esac
+done
+printf '%s\n' "${summary[@]}"
+for line in "${summary[@]}"; do [[ $line == FAIL* ]] && exit 1; done
+exit 0
