@@ -58,14 +58,7 @@ vkctx::Context& context() {
 }
 
 VksortSorter createSorter(vkctx::Context& ctx, const SorterOptions& options) {
-    VksortSorterCreateInfo info{};
-    info.apiVersion = ctx.apiVersion();
-    info.instance = ctx.instance();
-    info.physicalDevice = ctx.physicalDevice();
-    info.device = ctx.device();
-    info.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-    info.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
-    info.flags = ctx.subgroupSizeControlEnabled() ? VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT : 0;
+    VksortSorterCreateInfo info = vkctx::sorterCreateInfo(ctx);
     info.workgroupSize = options.workgroupSize;
     info.keysPerThread = options.keysPerThread;
     info.requiredSubgroupSize = options.requiredSubgroupSize;

@@ -17,92 +17,21 @@ extern const size_t kSpirvBlobCount;
 
 namespace {
 
-// A compute pipeline over `bindings` storage buffers and a 4-byte push constant: the test
-// shaders in tests/shaders/.
+// One of the test shaders in tests/shaders/, over `buffers` and a 4-byte push constant.
 struct Kernel {
-    vkctx::Context& ctx;
-    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VkDescriptorSet set = VK_NULL_HANDLE;
+    vkctx::ComputeKernel kernel;
 
-    Kernel(vkctx::Context& context, const char* name, std::vector<VkBuffer> buffers) : ctx(context) {
-        const vksort::SpirvBlob* blob = nullptr;
+    static const vksort::SpirvBlob& blob(const char* name) {
         for (size_t i = 0; i < vktest::kSpirvBlobCount; ++i) {
-            if (std::strcmp(vktest::kSpirvBlobs[i].name, name) == 0) blob = &vktest::kSpirvBlobs[i];
+            if (std::strcmp(vktest::kSpirvBlobs[i].name, name) == 0) return vktest::kSpirvBlobs[i];
         }
-        REQUIRE(blob != nullptr);
-        VkDevice device = ctx.device();
-        std::vector<VkDescriptorSetLayoutBinding> bindings;
-        for (uint32_t i = 0; i < buffers.size(); ++i) {
-            bindings.push_back({i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-        }
-        VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        setInfo.bindingCount = uint32_t(bindings.size());
-        setInfo.pBindings = bindings.data();
-        VKCTX_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout));
-        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
-        VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        layoutInfo.setLayoutCount = 1;
-        layoutInfo.pSetLayouts = &setLayout;
-        layoutInfo.pushConstantRangeCount = 1;
-        layoutInfo.pPushConstantRanges = &range;
-        VKCTX_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout));
-        VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        moduleInfo.codeSize = blob->wordCount * 4;
-        moduleInfo.pCode = blob->words;
-        VkShaderModule module = VK_NULL_HANDLE;
-        VKCTX_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &module));
-        VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-        info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-        info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-        info.stage.module = module;
-        info.stage.pName = "main";
-        info.layout = layout;
-        VKCTX_CHECK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
-        vkDestroyShaderModule(device, module, nullptr);
-        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(buffers.size())};
-        VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        poolInfo.maxSets = 1;
-        poolInfo.poolSizeCount = 1;
-        poolInfo.pPoolSizes = &size;
-        VKCTX_CHECK(vkCreateDescriptorPool(device, &poolInfo, nullptr, &pool));
-        VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        allocate.descriptorPool = pool;
-        allocate.descriptorSetCount = 1;
-        allocate.pSetLayouts = &setLayout;
-        VKCTX_CHECK(vkAllocateDescriptorSets(device, &allocate, &set));
-        std::vector<VkDescriptorBufferInfo> infos;
-        for (VkBuffer b : buffers) infos.push_back({b, 0, VK_WHOLE_SIZE});
-        std::vector<VkWriteDescriptorSet> writes;
-        for (uint32_t i = 0; i < buffers.size(); ++i) {
-            VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstSet = set;
-            w.dstBinding = i;
-            w.descriptorCount = 1;
-            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            w.pBufferInfo = &infos[i];
-            writes.push_back(w);
-        }
-        vkUpdateDescriptorSets(device, uint32_t(writes.size()), writes.data(), 0, nullptr);
+        FAIL("no embedded shader " << name);
+        return vktest::kSpirvBlobs[0];
     }
-
-    ~Kernel() {
-        VkDevice device = ctx.device();
-        vkDestroyDescriptorPool(device, pool, nullptr);
-        vkDestroyPipeline(device, pipeline, nullptr);
-        vkDestroyPipelineLayout(device, layout, nullptr);
-        vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
-    }
-
-    // Binds everything it needs (the sort may have left its own state bound) and dispatches.
-    void record(VkCommandBuffer cmd, uint32_t constant, uint32_t groups) const {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &constant);
-        vkCmdDispatch(cmd, groups, 1, 1);
-    }
+    Kernel(vkctx::Context& ctx, const char* name, const std::vector<VkBuffer>& buffers)
+        : kernel(ctx, blob(name).words, blob(name).wordCount, buffers, 4) {}
+    // Rebinds everything it needs (the sort may have left its own state bound) and dispatches.
+    void record(VkCommandBuffer cmd, uint32_t constant, uint32_t groups) const { kernel.record(cmd, &constant, groups); }
 };
 
 void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,

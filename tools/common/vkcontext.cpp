@@ -453,4 +453,89 @@ void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) 
     freeCommandBuffer(cmd);
 }
 
+VksortSorterCreateInfo sorterCreateInfo(const Context& ctx) {
+    VksortSorterCreateInfo info{};
+    info.apiVersion = ctx.apiVersion();
+    info.instance = ctx.instance();
+    info.physicalDevice = ctx.physicalDevice();
+    info.device = ctx.device();
+    info.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+    info.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+    info.flags = ctx.subgroupSizeControlEnabled() ? VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT : 0;
+    return info;
+}
+
+ComputeKernel::ComputeKernel(Context& ctx, const uint32_t* words, size_t wordCount,
+                             const std::vector<VkBuffer>& buffers, uint32_t pushBytes)
+    : ctx_(ctx), pushBytes_(pushBytes) {
+    VkDevice device = ctx.device();
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    for (uint32_t i = 0; i < buffers.size(); ++i) {
+        bindings.push_back({i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+    }
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = uint32_t(bindings.size());
+    setInfo.pBindings = bindings.data();
+    VKCTX_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout_));
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout_;
+    layoutInfo.pushConstantRangeCount = pushBytes != 0 ? 1 : 0;
+    layoutInfo.pPushConstantRanges = &range;
+    VKCTX_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_));
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = wordCount * 4;
+    moduleInfo.pCode = words;
+    VkShaderModule module = VK_NULL_HANDLE;
+    VKCTX_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &module));
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.layout = layout_;
+    VKCTX_CHECK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_));
+    vkDestroyShaderModule(device, module, nullptr);
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(buffers.size())};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = 1;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &size;
+    VKCTX_CHECK(vkCreateDescriptorPool(device, &poolInfo, nullptr, &pool_));
+    VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    allocate.descriptorPool = pool_;
+    allocate.descriptorSetCount = 1;
+    allocate.pSetLayouts = &setLayout_;
+    VKCTX_CHECK(vkAllocateDescriptorSets(device, &allocate, &set_));
+    std::vector<VkDescriptorBufferInfo> infos;
+    for (VkBuffer b : buffers) infos.push_back({b, 0, VK_WHOLE_SIZE});
+    std::vector<VkWriteDescriptorSet> writes;
+    for (uint32_t i = 0; i < buffers.size(); ++i) {
+        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = set_;
+        w.dstBinding = i;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = &infos[i];
+        writes.push_back(w);
+    }
+    vkUpdateDescriptorSets(device, uint32_t(writes.size()), writes.data(), 0, nullptr);
+}
+
+ComputeKernel::~ComputeKernel() {
+    VkDevice device = ctx_.device();
+    vkDestroyDescriptorPool(device, pool_, nullptr);
+    vkDestroyPipeline(device, pipeline_, nullptr);
+    vkDestroyPipelineLayout(device, layout_, nullptr);
+    vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
+}
+
+void ComputeKernel::record(VkCommandBuffer cmd, const void* push, uint32_t groups) const {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+    if (pushBytes_ != 0) vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes_, push);
+    vkCmdDispatch(cmd, groups, 1, 1);
+}
+
 } // namespace vkctx

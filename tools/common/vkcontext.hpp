@@ -4,6 +4,7 @@
 #pragma once
 
 #include <volk.h>
+#include <vksort/vksort.h>
 
 #include <cstdint>
 #include <functional>
@@ -123,6 +124,34 @@ private:
     std::mutex poolMutex_;
     mutable std::mutex messageMutex_;
     std::vector<std::string> messages_;
+};
+
+// A sorter create info for this context: its handles, volk's entry points, and subgroup size
+// control when the context enabled it. Callers add their overrides.
+VksortSorterCreateInfo sorterCreateInfo(const Context& ctx);
+
+// A compute pipeline over `buffers` storage-buffer bindings (binding i = buffers[i], whole range)
+// and `pushBytes` of push constants, from SPIR-V words.
+class ComputeKernel {
+public:
+    ComputeKernel(Context& ctx, const uint32_t* words, size_t wordCount, const std::vector<VkBuffer>& buffers,
+                  uint32_t pushBytes);
+    ~ComputeKernel();
+    ComputeKernel(const ComputeKernel&) = delete;
+    ComputeKernel& operator=(const ComputeKernel&) = delete;
+
+    // Binds its pipeline, descriptor set and push constants (whatever was bound before), and
+    // dispatches `groups` workgroups.
+    void record(VkCommandBuffer cmd, const void* push, uint32_t groups) const;
+
+private:
+    Context& ctx_;
+    uint32_t pushBytes_;
+    VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
 
 } // namespace vkctx

@@ -29,13 +29,8 @@ int main(int argc, char** argv) {
                     ctx.properties().deviceName);
         return 0;
     }
-    VksortSorterCreateInfo createInfo{};
-    createInfo.apiVersion = ctx.apiVersion();
-    createInfo.instance = ctx.instance();
-    createInfo.physicalDevice = ctx.physicalDevice();
-    createInfo.device = ctx.device();
-    createInfo.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-    createInfo.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+    VksortSorterCreateInfo createInfo = vkctx::sorterCreateInfo(ctx);
+    createInfo.flags = 0; // the report below assumes no full-subgroup guarantee (the worst case)
     createInfo.workgroupSize = workgroupSize;
     createInfo.keysPerThread = keysPerThread;
     VksortSorter sorter = VK_NULL_HANDLE;

@@ -218,14 +218,7 @@ bool parse(int argc, char** argv, Options* o) {
 void VKAPI_PTR printMessage(const char* message, void*) { std::fprintf(stderr, "%s\n", message); }
 
 VksortSorter createSorter(vkctx::Context& ctx, const Options& o) {
-    VksortSorterCreateInfo info{};
-    info.apiVersion = ctx.apiVersion();
-    info.instance = ctx.instance();
-    info.physicalDevice = ctx.physicalDevice();
-    info.device = ctx.device();
-    info.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-    info.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
-    info.flags = ctx.subgroupSizeControlEnabled() ? VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT : 0;
+    VksortSorterCreateInfo info = vkctx::sorterCreateInfo(ctx);
     info.requiredSubgroupSize = o.subgroupSize;
     info.workgroupSize = o.workgroupSize;
     info.keysPerThread = o.keysPerThread;

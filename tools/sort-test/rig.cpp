@@ -241,73 +241,16 @@ double SortRig::copyBandwidth(uint64_t bytes, uint32_t repetitions) {
 double SortRig::shaderCopyBandwidth(uint64_t bytes, uint32_t repetitions) {
     bytes = std::min<uint64_t>(bytes, pristineKeys_.size) / 16 * 16;
     if (bytes == 0 || repetitions == 0) return 0;
-    VkDevice device = ctx_.device();
-    VkDescriptorSetLayoutBinding bindings[2] = {
-        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.bindingCount = 2;
-    setInfo.pBindings = bindings;
-    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout));
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &setLayout;
-    layoutInfo.pushConstantRangeCount = 1;
-    layoutInfo.pPushConstantRanges = &range;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout));
-    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    moduleInfo.codeSize = sorttest::kSpirvBlobs[0].wordCount * 4;
-    moduleInfo.pCode = sorttest::kSpirvBlobs[0].words;
-    VkShaderModule module = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkCreateShaderModule(device, &moduleInfo, nullptr, &module));
-    VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    pipelineInfo.stage.module = module;
-    pipelineInfo.stage.pName = "main";
-    pipelineInfo.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipeline));
-    vkDestroyShaderModule(device, module, nullptr);
-    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
-    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = 1;
-    poolInfo.poolSizeCount = 1;
-    poolInfo.pPoolSizes = &poolSize;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkCreateDescriptorPool(device, &poolInfo, nullptr, &pool));
-    VkDescriptorSetAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    allocateInfo.descriptorPool = pool;
-    allocateInfo.descriptorSetCount = 1;
-    allocateInfo.pSetLayouts = &setLayout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkAllocateDescriptorSets(device, &allocateInfo, &set));
-    VkDescriptorBufferInfo buffers[2] = {{pristineKeys_.buffer, 0, bytes}, {keys_.buffer, 0, bytes}};
-    VkWriteDescriptorSet writes[2];
-    for (uint32_t i = 0; i < 2; ++i) {
-        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = set;
-        writes[i].dstBinding = i;
-        writes[i].descriptorCount = 1;
-        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[i].pBufferInfo = &buffers[i];
-    }
-    vkUpdateDescriptorSets(device, 2, writes, 0, nullptr);
-
+    vkctx::ComputeKernel copy(ctx_, sorttest::kSpirvBlobs[0].words, sorttest::kSpirvBlobs[0].wordCount,
+                              {pristineKeys_.buffer, keys_.buffer}, 4);
     uint32_t vectors = uint32_t(bytes / 16);
     uint32_t groups = std::min<uint32_t>((vectors + 1023) / 1024, 65535);
     VkQueryPool queries = createQueryPool(2 * repetitions);
     auto record = [&](VkCommandBuffer cmd, bool timed) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &vectors);
         if (timed) vkCmdResetQueryPool(cmd, queries, 0, 2 * repetitions);
         for (uint32_t r = 0; r < repetitions; ++r) {
             if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 2 * r);
-            vkCmdDispatch(cmd, groups, 1, 1);
+            copy.record(cmd, &vectors, groups);
             if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 2 * r + 1);
             VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
             barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -319,11 +262,7 @@ double SortRig::shaderCopyBandwidth(uint64_t bytes, uint32_t repetitions) {
     ctx_.submitAndWait([&](VkCommandBuffer cmd) { record(cmd, false); }); // warm
     ctx_.submitAndWait([&](VkCommandBuffer cmd) { record(cmd, true); });
     std::vector<RunTimes> times = readTimes(ctx_, queries, repetitions, 2);
-    vkDestroyQueryPool(device, queries, nullptr);
-    vkDestroyDescriptorPool(device, pool, nullptr);
-    vkDestroyPipeline(device, pipeline, nullptr);
-    vkDestroyPipelineLayout(device, layout, nullptr);
-    vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+    vkDestroyQueryPool(ctx_.device(), queries, nullptr);
     std::vector<double> rates;
     for (const RunTimes& t : times) {
         if (t.total > 0) rates.push_back(2.0 * double(bytes) / (t.total * 1e-3));
