@@ -23,7 +23,9 @@ void countDigit(uint digit, inout uvec4 counters) {
 }
 
 const uint KEYS_PER_VECTOR = 4u / VKSORT_KEY_WORDS;
-const uint VECTORS_PER_THREAD = KEYS_PER_THREAD / KEYS_PER_VECTOR;
+// Rounded up: with fewer keys per thread than a vector holds the vector path is never taken, but
+// its array must still have a length of at least 1 to be valid SPIR-V once specialized.
+const uint VECTORS_PER_THREAD = (KEYS_PER_THREAD + KEYS_PER_VECTOR - 1u) / KEYS_PER_VECTOR;
 
 void main() {
     if (!launchIsSupported()) return;

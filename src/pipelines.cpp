@@ -104,7 +104,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
 
     Creator creator{fn, device, allocator, cache, options, p.layout, failure};
     const char* countNames[kKeyWidths] = {"count_k1", "count_k2"};
-    result = creator.create("scan", options.tile, &p.scan);
+    result = creator.create("scan", options.scanTile, &p.scan);
     if (result == VK_SUCCESS) result = creator.create("setup", options.tile, &p.setup);
     for (uint32_t k = 0; k < kKeyWidths && result == VK_SUCCESS; ++k) {
         result = creator.create(countNames[k], options.tile, &p.count[k]);

@@ -26,6 +26,7 @@ struct Pipelines {
 struct PipelineOptions {
     TileConfig tile;      // count, scan and reorder
     TileConfig smallTile; // the single-workgroup sort
+    TileConfig scanTile;  // the scan (its workgroup size; keys per thread unused)
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
 };
 

@@ -48,6 +48,19 @@ TileConfig chooseSmallTileConfig(const DeviceFacts& device, const TileConfig& ma
     return c;
 }
 
+TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control) {
+    uint32_t deviceMaxWorkgroup = std::min(device.maxWorkgroupInvocations, device.maxWorkgroupSizeX);
+    TileConfig c = main;
+    c.workgroupSize = std::max(main.workgroupSize, std::min(kScanWorkgroupSize, deviceMaxWorkgroup));
+    c.keysPerThread = 1;
+    // The same subgroup rules as the main configuration, for the wider workgroup.
+    uint32_t smallest = main.workgroupSize / main.maxSubgroups;
+    uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+    c.fullSubgroups = main.fullSubgroups && c.workgroupSize % launchSize == 0;
+    c.maxSubgroups = std::max(1u, c.workgroupSize / smallest);
+    return c;
+}
+
 bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
                       const SubgroupControl& control, TileConfig* config, std::string* reason) {
     uint32_t deviceMaxWorkgroup = std::min(device.maxWorkgroupInvocations, device.maxWorkgroupSizeX);

@@ -64,6 +64,11 @@ constexpr uint32_t kSmallKeysPerThread = 16;
 // The configuration of the single-workgroup sort, derived from the main one.
 TileConfig chooseSmallTileConfig(const DeviceFacts& device, const TileConfig& main);
 
+// The scan's workgroup: as wide as the device allows up to kScanWorkgroupSize, so that one chunk
+// covers as many tiles as possible (each chunk is a dependent round trip to memory).
+constexpr uint32_t kScanWorkgroupSize = 1024;
+TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control);
+
 // Shared memory the reorder pass (the largest user) needs for a configuration, in bytes.
 uint32_t reorderSharedMemoryBytes(const TileConfig& config);
 // Shared memory the single-workgroup sort needs, in bytes.

@@ -106,6 +106,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     PipelineOptions options;
     options.tile = tile;
     options.smallTile = chooseSmallTileConfig(device.facts, tile);
+    options.scanTile = chooseScanConfig(device.facts, tile, control);
     options.requiredSubgroupSize = required;
 
     VksortSorter sorter = new (std::nothrow) VksortSorter_T;
