@@ -466,7 +466,7 @@ bool runPoint(const Options& o, Buffers& b, const HostInput& in, cudaStream_t st
         CUDA_CHECK(cudaMemcpyAsync(b.keys[0], b.pristineKeys, keyBytesTotal, cudaMemcpyDeviceToDevice, stream));
         if constexpr (kPairs) {
             if (in.valueType == ValueKind::Index) {
-                iotaKernel<<<std::min<uint32_t>((n + 255) / 256, 4096), 256, 0, stream>>>(static_cast<uint32_t*>(b.values[0]), n);
+                iotaKernel<<<std::min<uint32_t>(n / 256 + 1, 4096), 256, 0, stream>>>(static_cast<uint32_t*>(b.values[0]), n);
                 CUDA_CHECK(cudaGetLastError());
             } else {
                 CUDA_CHECK(cudaMemcpyAsync(b.values[0], b.pristineValues, size_t(n) * sizeof(V), cudaMemcpyDeviceToDevice,
@@ -487,7 +487,7 @@ bool runPoint(const Options& o, Buffers& b, const HostInput& in, cudaStream_t st
 
     // The sort as timed. In graph mode the CUB call is captured once (after the DoubleBuffers are
     // set up exactly as every later run's) and replayed, so launches cost one graph launch;
-    // `resultSelector` is where that captured call left the result.
+    // resultKeys/resultValues say which buffer of each pair holds the result.
     cudaGraphExec_t graphExec = nullptr;
     int resultKeys = 0, resultValues = 0;
     if (o.graph) {
@@ -518,8 +518,10 @@ bool runPoint(const Options& o, Buffers& b, const HostInput& in, cudaStream_t st
         if constexpr (kPairs) resultValues = dv.selector;
     };
 
-    // Verify one sort through the same path that is timed, with the output buffers poisoned so
-    // that an element the sort failed to write cannot pass by chance.
+    // Verify one sort through the same path that is timed. The alternate buffers are poisoned first:
+    // they still hold the previous (smaller) point's sorted output, which an element the sort
+    // failed to write could otherwise pass for. (Buffer 0 holds the input, so a result that lands
+    // there after an even number of passes is checked against unsorted leftovers instead.)
     bool ok = true;
     if (n <= o.verifyMax) {
         CUDA_CHECK(cudaMemsetAsync(b.keys[1], 0xA5, keyBytesTotal, stream));
