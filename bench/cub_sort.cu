@@ -1,0 +1,768 @@
+// cub-bench: the reference point for vksort on NVIDIA GPUs. Times cub::DeviceRadixSort on the
+// same sweep as `sort-test --bench` (counts x key types x value kinds, uniform keys, back-to-back
+// sorts after a warm-up, median of R) and writes the same JSON keys where they apply, so
+// tools/plot-bench.py can put both libraries on one chart.
+//
+// What is timed: one SortKeys/SortPairs call (or its Descending twin) between two CUDA events on
+// one stream. Before each timed sort the input is restored from a pristine device copy, outside
+// the events, because the DoubleBuffer variant sorts in place. Temporary storage is allocated
+// once per point, before any timing.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/version.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+// ---- Errors ------------------------------------------------------------------------------------
+
+// Every CUDA call goes through this: a failed call ends the program with a non-zero status and
+// says where, since a benchmark that carries on after an error reports numbers for work that
+// never ran.
+void checkCuda(cudaError_t status, const char* call, const char* file, int line) {
+    if (status == cudaSuccess) return;
+    std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", file, line, call, cudaGetErrorName(status),
+                 cudaGetErrorString(status));
+    std::exit(1);
+}
+// Variadic so that a call with template arguments (commas outside parentheses) passes whole.
+#define CUDA_CHECK(...) checkCuda((__VA_ARGS__), #__VA_ARGS__, __FILE__, __LINE__)
+
+// ---- Types -------------------------------------------------------------------------------------
+
+// The same names, in the same order, as sort-test (tools/common/hostdata.cpp), so JSON from both
+// tools matches key for key.
+enum class KeyKind { U32, I32, F32, U64, I64, F64 };
+enum class ValueKind { None, U32, U64, Index };
+const char* const kKeyNames[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
+const char* const kValueNames[] = {"none", "u32", "u64", "index"};
+
+const char* toString(KeyKind k) { return kKeyNames[int(k)]; }
+const char* toString(ValueKind v) { return kValueNames[int(v)]; }
+uint32_t keyBytes(KeyKind k) { return k >= KeyKind::U64 ? 8u : 4u; }
+uint32_t keyBits(KeyKind k) { return keyBytes(k) * 8u; }
+bool isFloat(KeyKind k) { return k == KeyKind::F32 || k == KeyKind::F64; }
+// Bytes per element in the values buffer; an argsort sorts 32-bit indices.
+uint32_t valueBytes(ValueKind v) { return v == ValueKind::U64 ? 8u : v == ValueKind::None ? 0u : 4u; }
+
+// ---- Options -----------------------------------------------------------------------------------
+
+struct Options {
+    int device = 0;
+    std::vector<uint32_t> counts;
+    std::vector<KeyKind> keys;
+    std::vector<ValueKind> values;
+    bool descending = false;
+    uint32_t beginBit = 0, endBit = 0; // endBit 0: all bits of the key type, as in sort-test
+    uint32_t reps = 20;
+    double warmup = 2.0;
+    uint64_t seed = 1;
+    uint32_t verifyMax = 1u << 22;
+    bool graph = false;
+    std::string jsonPath;
+};
+
+void usage() {
+    std::printf(
+        "usage: cub-bench [options]\n"
+        "  --device N                CUDA device index (default 0)\n"
+        "  --counts LIST             e.g. 2^10,2^16,1000003 (default: 2^10..2^28 step 2^2, 1000003,\n"
+        "                            10000019, 100000007)\n"
+        "  --keys LIST               u32,i32,f32,u64,i64,f64 (default u32)\n"
+        "  --values LIST             none,u32,u64,index (default none; index: argsort, SortPairs on\n"
+        "                            0..n-1 written before each sort, untimed)\n"
+        "  --order asc|desc          sort order (default asc)\n"
+        "  --bits BEGIN:END          sort by key bits [BEGIN, END) only (default: all)\n"
+        "  --reps R                  timed sorts per point, back to back (default 20, at least 10)\n"
+        "  --warmup SECONDS          untimed back-to-back sorts before each point (default 2)\n"
+        "  --seed S                  random seed (default 1; sort-test's seed gives the same keys)\n"
+        "  --verify-max N            verify one sort of each point up to N keys against\n"
+        "                            std::stable_sort (default 4194304)\n"
+        "  --graph                   launch each sort as a CUDA graph (captured once per point)\n"
+        "                            instead of through the stream: no host launch gaps\n"
+        "  --json FILE               also write the results there ('-' for stdout)\n");
+}
+
+bool parseUnsigned(const std::string& text, uint64_t max, uint64_t* out) {
+    uint64_t v = 0;
+    size_t caret = text.find('^');
+    char* end = nullptr;
+    if (caret != std::string::npos) { // 2^N
+        if (text.substr(0, caret) != "2") return false;
+        unsigned long e = std::strtoul(text.c_str() + caret + 1, &end, 10);
+        if (end == text.c_str() + caret + 1 || *end != '\0' || e > 63) return false;
+        v = uint64_t(1) << e;
+    } else {
+        v = std::strtoull(text.c_str(), &end, 0);
+        if (end == text.c_str() || *end != '\0') return false;
+    }
+    if (v > max) return false;
+    *out = v;
+    return true;
+}
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t comma = s.find(',', start);
+        if (comma == std::string::npos) comma = s.size();
+        if (comma > start) out.push_back(s.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
+}
+
+template <typename E, size_t N>
+bool parseName(const std::string& text, const char* const (&names)[N], E* out) {
+    for (size_t i = 0; i < N; ++i) {
+        if (text == names[i]) {
+            *out = E(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool parse(int argc, char** argv, Options* o) {
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "%s needs a value\n", a.c_str());
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        uint64_t v = 0;
+        if (a == "--device") {
+            if (!parseUnsigned(next(), 1024, &v)) return false;
+            o->device = int(v);
+        } else if (a == "--counts") {
+            for (const std::string& c : split(next())) {
+                if (!parseUnsigned(c, UINT32_MAX, &v) || v == 0) return false;
+                o->counts.push_back(uint32_t(v));
+            }
+        } else if (a == "--keys") {
+            for (const std::string& k : split(next())) {
+                KeyKind t;
+                if (!parseName(k, kKeyNames, &t)) return false;
+                o->keys.push_back(t);
+            }
+        } else if (a == "--values") {
+            for (const std::string& k : split(next())) {
+                ValueKind t;
+                if (!parseName(k, kValueNames, &t)) return false;
+                o->values.push_back(t);
+            }
+        } else if (a == "--order") {
+            std::string s = next();
+            if (s == "asc") o->descending = false;
+            else if (s == "desc") o->descending = true;
+            else return false;
+        } else if (a == "--bits") {
+            unsigned b = 0, e = 0;
+            char tail = 0;
+            if (std::sscanf(next().c_str(), "%u:%u%c", &b, &e, &tail) != 2 || e > 64 || (e != 0 && b >= e)) return false;
+            o->beginBit = b;
+            o->endBit = e;
+        } else if (a == "--reps") {
+            if (!parseUnsigned(next(), 1u << 16, &v) || v < 1) return false;
+            o->reps = uint32_t(v);
+        } else if (a == "--warmup") {
+            char* end = nullptr;
+            std::string s = next();
+            o->warmup = std::strtod(s.c_str(), &end);
+            if (end == s.c_str() || *end != '\0' || o->warmup < 0) return false;
+        } else if (a == "--seed") {
+            if (!parseUnsigned(next(), UINT64_MAX, &o->seed)) return false;
+        } else if (a == "--verify-max") {
+            if (!parseUnsigned(next(), UINT32_MAX, &v)) return false;
+            o->verifyMax = uint32_t(v);
+        } else if (a == "--graph") o->graph = true;
+        else if (a == "--json") o->jsonPath = next();
+        else if (a == "--help" || a == "-h") {
+            usage();
+            std::exit(0);
+        } else {
+            std::fprintf(stderr, "unknown option %s\n", a.c_str());
+            return false;
+        }
+    }
+    if (o->counts.empty()) {
+        for (uint32_t e = 10; e <= 28; e += 2) o->counts.push_back(1u << e);
+        for (uint32_t odd : {1000003u, 10000019u, 100000007u}) o->counts.push_back(odd);
+    }
+    std::sort(o->counts.begin(), o->counts.end());
+    o->counts.erase(std::unique(o->counts.begin(), o->counts.end()), o->counts.end());
+    if (o->keys.empty()) o->keys.push_back(KeyKind::U32);
+    if (o->values.empty()) o->values.push_back(ValueKind::None);
+    // Fewer than 10 samples make the median a coin toss between neighbours; sort-test clamps too.
+    o->reps = std::max(o->reps, 10u);
+    return true;
+}
+
+// ---- Host data ---------------------------------------------------------------------------------
+
+// Uniform keys exactly as sort-test draws them (hostdata::generate with the uniform distribution:
+// the same generator, seeding and draws), so that one seed gives both tools the same input. Floats
+// are random bit patterns with one key in eight replaced by a special value, so every IEEE class
+// occurs (zeros of both signs, infinities, NaNs, denormals).
+uint64_t randomKey(std::mt19937_64& rng, KeyKind type) {
+    uint64_t v = rng();
+    if (isFloat(type) && rng() % 8 == 0) {
+        bool wide = type == KeyKind::F64;
+        uint64_t sign = wide ? uint64_t(1) << 63 : uint64_t(1) << 31;
+        uint64_t inf = wide ? 0x7FF0000000000000ull : 0x7F800000ull;
+        uint64_t quiet = wide ? 0x0008000000000000ull : 0x00400000ull;
+        uint64_t payloadMask = wide ? 0x0007FFFFFFFFFFFFull : 0x003FFFFFull;
+        switch (rng() % 6) {
+        case 0: v = 0; break;                                                             // +0.0
+        case 1: v = sign; break;                                                          // -0.0
+        case 2: v = inf | (rng() % 2 ? sign : 0); break;                                  // +-inf
+        case 3: v = inf | quiet | (rng() & payloadMask) | (rng() % 2 ? sign : 0); break;  // quiet NaNs
+        case 4: v = inf | 1 | (rng() & payloadMask) | (rng() % 2 ? sign : 0); break;      // signalling NaNs
+        default: v = (rng() % 2 ? sign : 0) | (rng() & (wide ? 0x000FFFFFFFFFFFFFull : 0x007FFFFFull)); break;
+        }
+    }
+    if (keyBits(type) != 64) v &= 0xFFFFFFFFull;
+    return v;
+}
+
+struct HostInput {
+    KeyKind keyType;
+    ValueKind valueType;
+    uint32_t count;
+    std::vector<uint8_t> keys;   // little-endian key bits, what the device buffer holds
+    std::vector<uint8_t> values; // empty for none and index
+
+    uint64_t key(uint32_t i) const {
+        uint64_t v = 0;
+        std::memcpy(&v, keys.data() + size_t(i) * keyBytes(keyType), keyBytes(keyType));
+        return v;
+    }
+    uint64_t value(uint32_t i) const {
+        uint32_t vb = valueBytes(valueType);
+        uint64_t v = 0;
+        if (!values.empty()) std::memcpy(&v, values.data() + size_t(i) * vb, vb);
+        return v;
+    }
+};
+
+HostInput generate(KeyKind keyType, ValueKind valueType, uint32_t count, uint64_t seed) {
+    HostInput d{keyType, valueType, count, {}, {}};
+    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 1);
+    uint32_t kb = keyBytes(keyType);
+    d.keys.resize(size_t(count) * kb);
+    for (uint32_t i = 0; i < count; ++i) {
+        uint64_t k = randomKey(rng, keyType);
+        std::memcpy(d.keys.data() + size_t(i) * kb, &k, kb);
+    }
+    if (valueType == ValueKind::U32 || valueType == ValueKind::U64) {
+        // Unique per element (the index, with a fixed pattern in the high word for u64), as in
+        // sort-test: it makes a lost or reordered value, and so instability, visible.
+        uint32_t vb = valueBytes(valueType);
+        d.values.resize(size_t(count) * vb);
+        for (uint32_t i = 0; i < count; ++i) {
+            uint64_t v = valueType == ValueKind::U64 ? (uint64_t(~i) << 32) | i : i;
+            std::memcpy(d.values.data() + size_t(i) * vb, &v, vb);
+        }
+    }
+    return d;
+}
+
+// What CUB sorts by, as an unsigned integer whose ascending order is the requested one: the
+// documented transformations of cub::DeviceRadixSort (signed: flip the sign bit; float: flip the
+// sign bit of positives, every bit of negatives; descending: then flip all bits), then the bit
+// range. One difference from vksort's model: CUB treats -0.0 as +0.0 (the two stay distinct in
+// the output, in input order), so -0.0 is mapped to +0.0's pattern first.
+//
+// `onesweepZeros`: CUB does that mapping in two ways (block/radix_rank_sort_operations.cuh). Its
+// onesweep path (large sorts) flips the bits for a descending sort first and then gives both zeros
+// the pattern +0.0 has *before* the flip; its other paths give both zeros +0.0's pattern after it.
+// The two orders are the same over all bits, since no other key lies between those two patterns,
+// but not over a partial bit range (--bits) of a descending float sort, where either may occur.
+uint64_t sortKey(uint64_t bits, KeyKind type, bool descending, uint32_t beginBit, uint32_t endBit,
+                 bool onesweepZeros = false) {
+    uint32_t width = keyBits(type);
+    uint64_t sign = uint64_t(1) << (width - 1);
+    uint64_t all = width == 64 ? ~uint64_t(0) : 0xFFFFFFFFull;
+    bool zero = isFloat(type) && (bits == sign || bits == 0);
+    if (zero) bits = 0; // -0.0 sorts as +0.0
+    uint64_t ordered = bits;
+    switch (type) {
+    case KeyKind::I32:
+    case KeyKind::I64: ordered ^= sign; break;
+    case KeyKind::F32:
+    case KeyKind::F64: ordered ^= (bits & sign) ? all : sign; break;
+    default: break;
+    }
+    if (descending && !(zero && onesweepZeros)) ordered ^= all;
+    if (endBit == 0) endBit = width;
+    uint32_t span = endBit - beginBit;
+    uint64_t mask = span >= 64 ? ~uint64_t(0) : (uint64_t(1) << span) - 1;
+    return (ordered >> beginBit) & mask;
+}
+
+std::string hex(uint64_t v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
+    return text;
+}
+
+// Compares the device's result with std::stable_sort of the input under sortKey: keys bit for
+// bit, values (or, for an argsort, the permutation itself) exactly. Returns "" when they match.
+std::string verifyAs(const HostInput& in, bool descending, uint32_t beginBit, uint32_t endBit, bool onesweepZeros,
+                     const std::vector<uint8_t>& outKeys, const std::vector<uint8_t>& outValues) {
+    std::vector<uint64_t> order(in.count);
+    for (uint32_t i = 0; i < in.count; ++i) {
+        order[i] = sortKey(in.key(i), in.keyType, descending, beginBit, endBit, onesweepZeros);
+    }
+    std::vector<uint32_t> permutation(in.count);
+    for (uint32_t i = 0; i < in.count; ++i) permutation[i] = i;
+    std::stable_sort(permutation.begin(), permutation.end(), [&](uint32_t a, uint32_t b) { return order[a] < order[b]; });
+    uint32_t kb = keyBytes(in.keyType), vb = valueBytes(in.valueType);
+    for (uint32_t i = 0; i < in.count; ++i) {
+        uint64_t got = 0;
+        std::memcpy(&got, outKeys.data() + size_t(i) * kb, kb);
+        uint64_t want = in.key(permutation[i]);
+        if (got != want) {
+            return "key at " + std::to_string(i) + " is " + hex(got) + ", expected " + hex(want) + " (input index " +
+                   std::to_string(permutation[i]) + ")";
+        }
+        if (vb == 0) continue;
+        uint64_t gotValue = 0;
+        std::memcpy(&gotValue, outValues.data() + size_t(i) * vb, vb);
+        uint64_t wantValue = in.valueType == ValueKind::Index ? permutation[i] : in.value(permutation[i]);
+        if (gotValue != wantValue) {
+            return "value at " + std::to_string(i) + " is " + std::to_string(gotValue) + ", expected " +
+                   std::to_string(wantValue) + " (order, permutation or stability broken)";
+        }
+    }
+    return "";
+}
+
+// verifyAs under CUB's order; where its two treatments of zeros differ (sortKey), either passes.
+std::string verify(const HostInput& in, bool descending, uint32_t beginBit, uint32_t endBit,
+                   const std::vector<uint8_t>& outKeys, const std::vector<uint8_t>& outValues) {
+    std::string failure = verifyAs(in, descending, beginBit, endBit, false, outKeys, outValues);
+    bool partial = beginBit != 0 || (endBit != 0 && endBit != keyBits(in.keyType));
+    if (!failure.empty() && descending && isFloat(in.keyType) && partial) {
+        if (verifyAs(in, descending, beginBit, endBit, true, outKeys, outValues).empty()) return "";
+    }
+    return failure;
+}
+
+// ---- Device side -------------------------------------------------------------------------------
+
+// The argsort's values: 0..n-1, rewritten before every sort because the sort permutes them.
+__global__ void iotaKernel(uint32_t* values, uint32_t count) {
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) values[i] = i;
+}
+
+// Device buffers for one (key type, value type) at the largest count of the sweep, reused for
+// every smaller count, as sort-test's rig does: no allocation between points.
+struct Buffers {
+    void* keys[2] = {};
+    void* values[2] = {};
+    void* pristineKeys = nullptr;
+    void* pristineValues = nullptr; // u32 and u64 values only; the argsort's are written by iotaKernel
+    uint32_t capacity = 0;
+
+    static size_t bytesFor(KeyKind k, ValueKind v, uint32_t count) {
+        size_t kb = size_t(count) * keyBytes(k), vb = size_t(count) * valueBytes(v);
+        bool pristineValues = v == ValueKind::U32 || v == ValueKind::U64;
+        return 3 * kb + (pristineValues ? 3 : 2) * vb;
+    }
+    Buffers(KeyKind k, ValueKind v, uint32_t count) : capacity(count) {
+        size_t kb = size_t(count) * keyBytes(k), vb = size_t(count) * valueBytes(v);
+        for (void*& p : keys) CUDA_CHECK(cudaMalloc(&p, kb));
+        CUDA_CHECK(cudaMalloc(&pristineKeys, kb));
+        if (vb != 0) {
+            for (void*& p : values) CUDA_CHECK(cudaMalloc(&p, vb));
+            if (v != ValueKind::Index) CUDA_CHECK(cudaMalloc(&pristineValues, vb));
+        }
+    }
+    ~Buffers() {
+        // cudaFree(nullptr) is a no-op; errors here would be left over from earlier work, which
+        // CUDA_CHECK already reported.
+        for (void* p : {keys[0], keys[1], values[0], values[1], pristineKeys, pristineValues}) CUDA_CHECK(cudaFree(p));
+    }
+    Buffers(const Buffers&) = delete;
+    Buffers& operator=(const Buffers&) = delete;
+};
+
+// One CUB call: the temp-storage query when temp is null, else the sort. cub::NullType as the
+// value type selects the keys-only entry points.
+template <typename K, typename V>
+cudaError_t cubSort(void* temp, size_t& tempBytes, cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<V>& values,
+                    uint32_t count, int beginBit, int endBit, bool descending, cudaStream_t stream) {
+    using cub::DeviceRadixSort;
+    if constexpr (std::is_same_v<V, cub::NullType>) {
+        return descending ? DeviceRadixSort::SortKeysDescending(temp, tempBytes, keys, count, beginBit, endBit, stream)
+                          : DeviceRadixSort::SortKeys(temp, tempBytes, keys, count, beginBit, endBit, stream);
+    } else {
+        return descending
+                   ? DeviceRadixSort::SortPairsDescending(temp, tempBytes, keys, values, count, beginBit, endBit, stream)
+                   : DeviceRadixSort::SortPairs(temp, tempBytes, keys, values, count, beginBit, endBit, stream);
+    }
+}
+
+struct Stats {
+    double median = 0, min = 0, max = 0;
+};
+
+// As sort-test's statsOf: the mean of the two middle samples for an even count.
+Stats statsOf(std::vector<double> v) {
+    Stats s;
+    if (v.empty()) return s;
+    std::sort(v.begin(), v.end());
+    s.min = v.front();
+    s.max = v.back();
+    size_t n = v.size();
+    s.median = n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return s;
+}
+
+struct Point {
+    KeyKind key;
+    ValueKind value;
+    uint32_t count;
+    Stats ms;
+    size_t tempBytes;
+    std::string verified; // "yes", "no" or "skipped", as in sort-test
+};
+
+// Sorts `in` (already uploaded to the pristine buffers) and times it. Returns false only for a
+// verification failure; CUDA errors end the program.
+template <typename K, typename V>
+bool runPoint(const Options& o, Buffers& b, const HostInput& in, cudaStream_t stream, Point* p) {
+    constexpr bool kPairs = !std::is_same_v<V, cub::NullType>;
+    const uint32_t n = in.count;
+    const size_t keyBytesTotal = size_t(n) * sizeof(K);
+    const int beginBit = int(o.beginBit);
+    const int endBit = o.endBit == 0 ? int(sizeof(K) * 8) : int(o.endBit);
+
+    // Fresh DoubleBuffers every run: CUB flips the selector to wherever the result landed, and the
+    // next run starts again from buffer 0, which restore() has just refilled.
+    auto doubleKeys = [&]() { return cub::DoubleBuffer<K>(static_cast<K*>(b.keys[0]), static_cast<K*>(b.keys[1])); };
+    auto doubleValues = [&]() {
+        if constexpr (kPairs) return cub::DoubleBuffer<V>(static_cast<V*>(b.values[0]), static_cast<V*>(b.values[1]));
+        else return cub::DoubleBuffer<V>();
+    };
+
+    // Untimed: put the input back where the sort reads it.
+    auto restore = [&]() {
+        CUDA_CHECK(cudaMemcpyAsync(b.keys[0], b.pristineKeys, keyBytesTotal, cudaMemcpyDeviceToDevice, stream));
+        if constexpr (kPairs) {
+            if (in.valueType == ValueKind::Index) {
+                iotaKernel<<<std::min<uint32_t>(n / 256 + 1, 4096), 256, 0, stream>>>(static_cast<uint32_t*>(b.values[0]), n);
+                CUDA_CHECK(cudaGetLastError());
+            } else {
+                CUDA_CHECK(cudaMemcpyAsync(b.values[0], b.pristineValues, size_t(n) * sizeof(V), cudaMemcpyDeviceToDevice,
+                                           stream));
+            }
+        }
+    };
+
+    size_t tempBytes = 0;
+    {
+        auto dk = doubleKeys();
+        auto dv = doubleValues();
+        CUDA_CHECK(cubSort<K, V>(nullptr, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream));
+    }
+    void* temp = nullptr;
+    CUDA_CHECK(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
+    p->tempBytes = tempBytes;
+
+    // The sort as timed. In graph mode the CUB call is captured once (after the DoubleBuffers are
+    // set up exactly as every later run's) and replayed, so launches cost one graph launch;
+    // resultKeys/resultValues say which buffer of each pair holds the result.
+    cudaGraphExec_t graphExec = nullptr;
+    int resultKeys = 0, resultValues = 0;
+    if (o.graph) {
+        auto dk = doubleKeys();
+        auto dv = doubleValues();
+        cudaGraph_t graph = nullptr;
+        // Relaxed: CUB queries the device and its kernels' attributes while it dispatches, which
+        // the stricter capture modes may refuse; nothing else runs on this thread meanwhile.
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+        cudaError_t sortStatus = cubSort<K, V>(temp, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream);
+        cudaError_t captureStatus = cudaStreamEndCapture(stream, &graph);
+        CUDA_CHECK(sortStatus);
+        CUDA_CHECK(captureStatus);
+        CUDA_CHECK(cudaGraphInstantiate(&graphExec, graph, 0));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        resultKeys = dk.selector;
+        if constexpr (kPairs) resultValues = dv.selector;
+    }
+    auto sort = [&]() {
+        if (graphExec != nullptr) {
+            CUDA_CHECK(cudaGraphLaunch(graphExec, stream));
+            return;
+        }
+        auto dk = doubleKeys();
+        auto dv = doubleValues();
+        CUDA_CHECK(cubSort<K, V>(temp, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream));
+        resultKeys = dk.selector;
+        if constexpr (kPairs) resultValues = dv.selector;
+    };
+
+    // Verify one sort through the same path that is timed. The alternate buffers are poisoned first:
+    // they still hold the previous (smaller) point's sorted output, which an element the sort
+    // failed to write could otherwise pass for. (Buffer 0 holds the input, so a result that lands
+    // there after an even number of passes is checked against unsorted leftovers instead.)
+    bool ok = true;
+    if (n <= o.verifyMax) {
+        CUDA_CHECK(cudaMemsetAsync(b.keys[1], 0xA5, keyBytesTotal, stream));
+        if constexpr (kPairs) CUDA_CHECK(cudaMemsetAsync(b.values[1], 0xA5, size_t(n) * sizeof(V), stream));
+        restore();
+        sort();
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        CUDA_CHECK(cudaGetLastError());
+        std::vector<uint8_t> outKeys(keyBytesTotal), outValues;
+        CUDA_CHECK(cudaMemcpy(outKeys.data(), b.keys[resultKeys], keyBytesTotal, cudaMemcpyDeviceToHost));
+        if constexpr (kPairs) {
+            outValues.resize(size_t(n) * sizeof(V));
+            CUDA_CHECK(cudaMemcpy(outValues.data(), b.values[resultValues], outValues.size(), cudaMemcpyDeviceToHost));
+        }
+        std::string failure = verify(in, o.descending, o.beginBit, o.endBit, outKeys, outValues);
+        ok = failure.empty();
+        p->verified = ok ? "yes" : "no";
+        if (!ok) std::fprintf(stderr, "cub-bench: %s keys, %s values, %u keys: %s\n", toString(in.keyType),
+                              toString(in.valueType), n, failure.c_str());
+    } else {
+        p->verified = "skipped";
+    }
+
+    // Warm-up: back-to-back sorts for at least `warmup` seconds, so the clocks (345 MHz when idle
+    // on these GPUs) are up and the first-launch costs are paid before timing. Batches of 16
+    // between host checks keep the GPU busy without queueing seconds of work.
+    if (o.warmup > 0) {
+        auto start = std::chrono::steady_clock::now();
+        do {
+            for (int i = 0; i < 16; ++i) {
+                restore();
+                sort();
+            }
+            CUDA_CHECK(cudaStreamSynchronize(stream));
+        } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < o.warmup);
+    }
+
+    // Timed: every run enqueued back to back, the restore before each start event, one sync at the
+    // end; each sample is one sort's span on the GPU's timeline.
+    std::vector<cudaEvent_t> events(2 * size_t(o.reps));
+    for (cudaEvent_t& e : events) CUDA_CHECK(cudaEventCreate(&e));
+    for (uint32_t r = 0; r < o.reps; ++r) {
+        restore();
+        CUDA_CHECK(cudaEventRecord(events[2 * r], stream));
+        sort();
+        CUDA_CHECK(cudaEventRecord(events[2 * r + 1], stream));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaGetLastError());
+    std::vector<double> samples(o.reps);
+    for (uint32_t r = 0; r < o.reps; ++r) {
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, events[2 * r], events[2 * r + 1]));
+        samples[r] = ms;
+    }
+    for (cudaEvent_t e : events) CUDA_CHECK(cudaEventDestroy(e));
+    p->ms = statsOf(samples);
+
+    if (graphExec != nullptr) CUDA_CHECK(cudaGraphExecDestroy(graphExec));
+    CUDA_CHECK(cudaFree(temp));
+    return ok;
+}
+
+template <typename K>
+bool runPointForKey(const Options& o, Buffers& b, const HostInput& in, cudaStream_t stream, Point* p) {
+    switch (in.valueType) {
+    case ValueKind::None: return runPoint<K, cub::NullType>(o, b, in, stream, p);
+    case ValueKind::U32:
+    case ValueKind::Index: return runPoint<K, uint32_t>(o, b, in, stream, p);
+    case ValueKind::U64: return runPoint<K, uint64_t>(o, b, in, stream, p);
+    }
+    return false;
+}
+
+bool dispatchPoint(const Options& o, Buffers& b, const HostInput& in, cudaStream_t stream, Point* p) {
+    switch (in.keyType) {
+    case KeyKind::U32: return runPointForKey<uint32_t>(o, b, in, stream, p);
+    case KeyKind::I32: return runPointForKey<int32_t>(o, b, in, stream, p);
+    case KeyKind::F32: return runPointForKey<float>(o, b, in, stream, p);
+    case KeyKind::U64: return runPointForKey<uint64_t>(o, b, in, stream, p);
+    case KeyKind::I64: return runPointForKey<int64_t>(o, b, in, stream, p);
+    case KeyKind::F64: return runPointForKey<double>(o, b, in, stream, p);
+    }
+    return false;
+}
+
+// ---- Output ------------------------------------------------------------------------------------
+
+std::string jsonEscape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\', out += c;
+        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
+// The kernel driver's version, as nvidia-smi shows it (e.g. 580.159.04), from the Linux driver's
+// proc file; the CUDA API reports only the CUDA version it supports. Empty when not readable.
+std::string kernelDriverVersion() {
+    FILE* f = std::fopen("/proc/driver/nvidia/version", "r");
+    if (f == nullptr) return "";
+    char line[512] = {};
+    std::string version;
+    if (std::fgets(line, sizeof line, f) != nullptr) {
+        // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Tue ..."
+        const char* marker = std::strstr(line, "Kernel Module");
+        if (marker != nullptr) {
+            char v[64] = {};
+            if (std::sscanf(marker + std::strlen("Kernel Module"), " %63s", v) == 1) version = v;
+        }
+    }
+    std::fclose(f);
+    return version;
+}
+
+struct Environment {
+    std::string device, driver, runtime;
+};
+
+Environment describe(int device) {
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    int driverVersion = 0, runtimeVersion = 0;
+    CUDA_CHECK(cudaDriverGetVersion(&driverVersion));
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtimeVersion));
+    auto cudaVersion = [](int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); };
+    Environment e;
+    e.device = prop.name;
+    std::string kernel = kernelDriverVersion();
+    e.driver = (kernel.empty() ? std::string("NVIDIA") : "NVIDIA " + kernel) + ", CUDA " + cudaVersion(driverVersion);
+    e.runtime = "CUDA runtime " + cudaVersion(runtimeVersion) + ", CUB " + std::to_string(CUB_MAJOR_VERSION) + "." +
+                std::to_string(CUB_MINOR_VERSION) + "." + std::to_string(CUB_SUBMINOR_VERSION) + ", sm_" +
+                std::to_string(prop.major) + std::to_string(prop.minor);
+    return e;
+}
+
+void writeJson(FILE* f, const Environment& env, const std::vector<Point>& points, const Options& o) {
+    std::fprintf(f,
+                 "{\n  \"library\": \"cub\",\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"runtime\": \"%s\",\n"
+                 "  \"order\": \"%s\",\n  \"distribution\": \"uniform\",\n  \"begin_bit\": %u,\n  \"end_bit\": %u,\n"
+                 "  \"launch\": \"%s\",\n  \"reps\": %u,\n  \"warmup_s\": %.3f,\n  \"seed\": %llu,\n",
+                 jsonEscape(env.device).c_str(), jsonEscape(env.driver).c_str(), jsonEscape(env.runtime).c_str(),
+                 o.descending ? "desc" : "asc", o.beginBit, o.endBit, o.graph ? "graph" : "stream", o.reps, o.warmup,
+                 static_cast<unsigned long long>(o.seed));
+    std::fprintf(f, "  \"results\": [\n");
+    for (size_t i = 0; i < points.size(); ++i) {
+        const Point& p = points[i];
+        double rate = double(p.count) / (p.ms.median * 1e-3);
+        std::fprintf(f,
+                     "    {\"library\": \"cub\", \"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"median_ms\": %.6f, "
+                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"temp_storage_bytes\": %zu, "
+                     "\"verified\": \"%s\"}%s\n",
+                     toString(p.key), toString(p.value), p.count, p.ms.median, p.ms.min, p.ms.max, rate, p.tempBytes,
+                     p.verified.c_str(), i + 1 < points.size() ? "," : "");
+    }
+    std::fprintf(f, "  ]\n}\n");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (!parse(argc, argv, &o)) {
+        usage();
+        return 2;
+    }
+    for (KeyKind k : o.keys) {
+        if (o.endBit > keyBits(k) || o.beginBit >= (o.endBit == 0 ? keyBits(k) : o.endBit)) {
+            std::fprintf(stderr, "--bits %u:%u is past the end of %s keys\n", o.beginBit, o.endBit, toString(k));
+            return 2;
+        }
+    }
+
+    int deviceCount = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&deviceCount));
+    if (o.device >= deviceCount) {
+        std::fprintf(stderr, "cub-bench: no CUDA device %d (%d present)\n", o.device, deviceCount);
+        return 2;
+    }
+    CUDA_CHECK(cudaSetDevice(o.device));
+    Environment env = describe(o.device);
+    cudaStream_t stream = nullptr;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+    std::printf("cub-bench: %s | %s | %s | %s order, uniform keys, bits %u:%u, %u timed sorts per point after %.1f s "
+                "warm-up, %s launches\n",
+                env.device.c_str(), env.driver.c_str(), env.runtime.c_str(), o.descending ? "desc" : "asc", o.beginBit,
+                o.endBit, o.reps, o.warmup, o.graph ? "graph" : "stream");
+    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %9s %8s\n", "key", "value", "count", "median", "min", "max", "Gkeys/s",
+                "temp MiB", "ok");
+
+    std::vector<Point> points;
+    bool allOk = true;
+    for (KeyKind key : o.keys) {
+        for (ValueKind value : o.values) {
+            // Drop the counts whose buffers do not fit in free memory (keeping a margin for CUB's
+            // temporary storage and the context), rather than failing the whole sweep.
+            size_t freeBytes = 0, totalBytes = 0;
+            CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+            std::vector<uint32_t> counts;
+            for (uint32_t c : o.counts) {
+                size_t need = Buffers::bytesFor(key, value, c);
+                if (need + need / 8 + (size_t(256) << 20) <= freeBytes) counts.push_back(c);
+                else std::printf("%-4s %-5s %11u skipped: needs %.1f GiB, %.1f GiB free\n", toString(key), toString(value),
+                                 c, need / double(1u << 30), freeBytes / double(1u << 30));
+            }
+            if (counts.empty()) continue;
+            Buffers buffers(key, value, counts.back());
+            for (uint32_t count : counts) {
+                HostInput in = generate(key, value, count, o.seed);
+                CUDA_CHECK(cudaMemcpy(buffers.pristineKeys, in.keys.data(), in.keys.size(), cudaMemcpyHostToDevice));
+                if (!in.values.empty()) {
+                    CUDA_CHECK(cudaMemcpy(buffers.pristineValues, in.values.data(), in.values.size(), cudaMemcpyHostToDevice));
+                }
+                Point p{key, value, count, {}, 0, ""};
+                allOk = dispatchPoint(o, buffers, in, stream, &p) && allOk;
+                points.push_back(p);
+                double rate = double(count) / (p.ms.median * 1e-3);
+                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8.3f %9.1f %8s\n", toString(key), toString(value), count,
+                            p.ms.median, p.ms.min, p.ms.max, rate * 1e-9, p.tempBytes / double(1u << 20),
+                            p.verified.c_str());
+                std::fflush(stdout);
+            }
+        }
+    }
+
+    if (!o.jsonPath.empty()) {
+        FILE* f = o.jsonPath == "-" ? stdout : std::fopen(o.jsonPath.c_str(), "w");
+        if (f == nullptr) {
+            std::fprintf(stderr, "cub-bench: cannot write %s\n", o.jsonPath.c_str());
+            return 2;
+        }
+        writeJson(f, env, points, o);
+        if (f != stdout && std::fclose(f) != 0) {
+            std::fprintf(stderr, "cub-bench: error writing %s\n", o.jsonPath.c_str());
+            return 2;
+        }
+    }
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    if (!allOk) std::printf("cub-bench: verification FAILED (details on stderr)\n");
+    return allOk ? 0 : 1;
+}
