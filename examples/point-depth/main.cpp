@@ -13,6 +13,7 @@
 #include <volk.h>
 #include <vksort/vksort.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -179,8 +180,12 @@ int main() {
     VksortMemoryRequirements req;
     CHECK(vksortGetMemoryRequirements(sorter, &memoryInfo, &req));
     // Keys and values share one buffer: keys at 0, values at the first offset past them that
-    // their alignment allows (it also satisfies minStorageBufferOffsetAlignment, for our shaders).
-    const VkDeviceSize keysOffset = 0, align = req.values.alignment;
+    // their alignment allows. Our shaders bind the same ranges, so honour the device's storage
+    // buffer offset alignment too (both are powers of two).
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(gpu, &properties);
+    const VkDeviceSize keysOffset = 0;
+    const VkDeviceSize align = std::max(req.values.alignment, properties.limits.minStorageBufferOffsetAlignment);
     const VkDeviceSize valuesOffset = (keysOffset + req.keys.size + align - 1) / align * align;
     Buffer sortBuffer = createBuffer(valuesOffset + req.values.size, req.keys.usage | req.values.usage, false);
     Buffer scratch = createBuffer(req.scratch.size, req.scratch.usage, false);
