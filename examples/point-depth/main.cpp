@@ -286,8 +286,8 @@ int main() {
     vkCmdDispatch(cmd, groups, 1, 1);
     // Before the sort (the header's contract): keys and values visible to compute-shader reads and
     // writes; for the indirect sort, the count visible to the transfer that reads it as well.
-    // (Scratch has no earlier use here. In a frame loop, wait for the last sort that used it: it
-    // read launch sizes from it, so add VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT to the source stages.)
+    // (Nothing used these buffers before. Sorting every frame with the same buffers needs one
+    // more barrier, for last frame's reads: docs/INTEGRATION.md, section 4.)
     barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT);
