@@ -261,7 +261,15 @@ extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter so
     VkResult result = planSort(sorter, pInfo, &plan, __func__);
     if (result != VK_SUCCESS) return result;
     if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
-    if (pInfo->count != 0) recordSort(commandBuffer, *sorter, *pInfo, plan, nullptr);
+    if (pInfo->count != 0) {
+        recordSort(commandBuffer, *sorter, *pInfo, plan, nullptr);
+    } else if (pInfo->timestampQueryPool != VK_NULL_HANDLE) {
+        // Nothing to sort, but a profiler waiting on the queries must still get them.
+        for (uint32_t q = 0; q < vksortTimestampQueryCount(plan.passCount); ++q) {
+            sorter->fn.vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                                           pInfo->timestampQueryPool, pInfo->firstTimestampQuery + q);
+        }
+    }
     return VK_SUCCESS;
 }
 

@@ -254,8 +254,9 @@ TEST_CASE("timestamps for profilers: one before the sort and one per dispatch sl
         bool indirect;
         uint32_t beginBit, endBit;
     };
-    for (const Variant& v : {Variant{p.singleDispatchMaxCount, false, 0, 0}, Variant{capacity, false, 0, 0},
-                             Variant{capacity, false, 4, 13}, Variant{capacity, true, 0, 0}}) {
+    for (const Variant& v : {Variant{0, false, 0, 0}, Variant{p.singleDispatchMaxCount, false, 0, 0},
+                             Variant{capacity, false, 0, 0}, Variant{capacity, false, 4, 13},
+                             Variant{capacity, true, 0, 0}}) {
         INFO("count " << v.count << (v.indirect ? " indirect" : "") << " bits " << v.beginBit << ":" << v.endBit);
         VksortSortInfo info{};
         info.bindings = buffers.bindings;

@@ -40,15 +40,27 @@
  *     global memory barrier from your producer's stage/access to COMPUTE_SHADER,
  *     SHADER_READ | SHADER_WRITE).
  *   After: the result is written by COMPUTE_SHADER with SHADER_WRITE; put a barrier from there
- *     to your consumer's stage and access before you read it.
+ *     to your consumer's stage and access before you read it. Its last accesses to the scratch
+ *     buffer are COMPUTE_SHADER reads and writes (and, for vksortCmdSortIndirect, DRAW_INDIRECT
+ *     INDIRECT_COMMAND_READ); include those stages before you reuse it.
  *   Between its own dispatches the sort records global memory barriers compute-write ->
- *   compute-read/write. It leaves the compute pipeline, descriptor set 0 of the compute bind
- *   point and push constants bound to its own objects: rebind yours afterwards.
+ *   compute-read/write. It binds its own compute pipeline, descriptor set 0 with its own
+ *   pipeline layout (which, by Vulkan's layout-compatibility rules, can disturb any compute
+ *   descriptor set you had bound) and its push constants: rebind the compute pipeline, every
+ *   compute descriptor set and the push constants you rely on afterwards. Graphics state is
+ *   untouched.
  *
  * THREADS
  *   A VksortSorter and a VksortBindings are immutable after creation. Any number of threads may
- *   record with them at once, each into its own command buffer. Destroy them only after every
- *   command buffer that uses them has completed execution.
+ *   record with them at once, each into its own command buffer, and create or destroy other
+ *   bindings of the same sorter meanwhile (each bindings object owns its descriptor pool).
+ *   Destroy an object only after every command buffer that uses it has completed execution, and
+ *   never while another thread uses that same object.
+ *
+ * LOADERS
+ *   vksort calls no global vk* function. This header includes <vulkan/vulkan_core.h>; with volk
+ *   (or any loader that defines the entry points as variables), compile every file that includes
+ *   it with VK_NO_PROTOTYPES defined, as volk requires anyway.
  *
  * ERRORS
  *   Functions that can fail because of the device or the host return a VkResult. Invalid usage
@@ -209,7 +221,9 @@ typedef struct VksortMemoryRequirementsInfo {
 typedef struct VksortBufferRequirements {
     /* Bytes the range must hold (0: this buffer is not used). */
     VkDeviceSize size;
-    /* The range's offset inside its VkBuffer must be a multiple of this, in bytes. */
+    /* The range's offset inside its VkBuffer must be a multiple of this, in bytes. Always a
+     * multiple of the device's minStorageBufferOffsetAlignment (the range is bound as a storage
+     * buffer) and of 16. */
     VkDeviceSize alignment;
     /* Usage flags the VkBuffer must have been created with. */
     VkBufferUsageFlags usage;
@@ -301,9 +315,8 @@ typedef struct VksortSortInfo {
      * few tiles have no scan dispatch (the reorder sums the counts itself), and sorts of at
      * most singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
      * query 1; the query of a dispatch that does not run repeats the time of the one before it.
-     * The queries
-     * must have been reset (vkCmdResetQueryPool) and the queue family must support timestamps.
-     * With count 0 nothing is written. */
+     * Every query is written for every sort, a count of 0 included. The queries must have been
+     * reset (vkCmdResetQueryPool) and the queue family must support timestamps. */
     VkQueryPool timestampQueryPool;
     uint32_t firstTimestampQuery;
 } VksortSortInfo;
