@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -628,11 +629,18 @@ std::string kernelDriverVersion() {
     char line[512] = {};
     std::string version;
     if (std::fgets(line, sizeof line, f) != nullptr) {
-        // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Tue ..."
-        const char* marker = std::strstr(line, "Kernel Module");
-        if (marker != nullptr) {
-            char v[64] = {};
-            if (std::sscanf(marker + std::strlen("Kernel Module"), " %63s", v) == 1) version = v;
+        // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Tue ..." or, for the open
+        // module, "... Open Kernel Module for x86_64  580.159.04  Release Build ...": the first
+        // token made of digits and dots with a dot after a digit is the version.
+        for (char* token = std::strtok(line, " \t\n"); token != nullptr; token = std::strtok(nullptr, " \t\n")) {
+            bool digitsAndDots = std::isdigit(static_cast<unsigned char>(token[0])) != 0 && std::strchr(token, '.');
+            for (const char* c = token; *c != '\0' && digitsAndDots; ++c) {
+                digitsAndDots = std::isdigit(static_cast<unsigned char>(*c)) != 0 || *c == '.';
+            }
+            if (digitsAndDots) {
+                version = token;
+                break;
+            }
         }
     }
     std::fclose(f);
