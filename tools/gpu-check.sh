@@ -29,9 +29,10 @@ for s in $steps; do
   case $s in
   tests)
     step vulkaninfo vulkaninfo --summary
-    step test_cpu "$build/tests/test_cpu"
-    step test_gpu "$build/tests/test_gpu"
-    step test_integration "$build/tests/test_integration"
+    # Every Catch2 binary (each runs all its cases in one process) and the loader consumers.
+    for t in "$build"/tests/test_* "$build"/tests/consumer/vksort-consumer-*; do
+      [ -f "$t" ] && [ -x "$t" ] && step "$(basename "$t")" "$t"
+    done
     ;;
   accept)
     step accept-few3 "$build/sort-test" --count 1000003 --dist few:3 --value u32
