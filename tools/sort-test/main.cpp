@@ -367,6 +367,9 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
         for (uint32_t odd : {1000003u, 10000019u, 100000007u}) o.counts.push_back(odd);
         std::sort(o.counts.begin(), o.counts.end());
     }
+    // Ascending and unique: each configuration's buffers are sized for its largest count.
+    std::sort(o.counts.begin(), o.counts.end());
+    o.counts.erase(std::unique(o.counts.begin(), o.counts.end()), o.counts.end());
     if (o.keyTypes.empty()) o.keyTypes.push_back(o.keyType);
     if (o.valueTypes.empty()) o.valueTypes.push_back(o.valueType);
     o.reps = std::max(o.reps, 10u);
