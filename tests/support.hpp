@@ -110,6 +110,10 @@ public:
     uint8_t* keys() const { return range(keys_); }
     uint8_t* values() const { return range(values_); }
     uint8_t* scratch() const { return range(scratch_); }
+    // Their sizes in bytes (as required; 0 for a range the format does not use).
+    size_t keysSize() const { return size_t(keys_.size); }
+    size_t valuesSize() const { return size_t(values_.size); }
+    size_t scratchSize() const { return size_t(scratch_.size); }
     VkBuffer keysBuffer() const { return keys_.buffer.buffer; }
     VkBuffer valuesBuffer() const { return values_.buffer.buffer; }
     VkBuffer scratchBuffer() const { return scratch_.buffer.buffer; }
