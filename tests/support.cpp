@@ -3,13 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <tuple>
-#include <chrono>
-#include <cstdio>
 
 namespace vktest {
 
@@ -215,6 +215,7 @@ void requireCleanValidation(vkctx::Context& ctx) {
 }
 
 AssertRecorder::AssertRecorder() {
+    process(); // its first construction installs failOnAssert: before ours, not after
     g_asserts.clear();
     vksortSetAssertHandler(recordAssert, nullptr);
 }
@@ -371,10 +372,13 @@ std::string Case::describe() const {
 }
 
 SortOutput sortAndCheck(const Case& c, VksortSorter s, vkctx::Context* ctx) {
-    auto t0 = std::chrono::steady_clock::now();
-    SortOutput o = sortAndCheck(c, hostdata::generate(c.key, c.value, c.count, c.dist, c.seed), s, ctx);
-    if (std::getenv("VKSORT_TEST_TIMING")) std::fprintf(stderr, "%.3f s: %s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), c.describe().c_str());
-    return o;
+    const auto start = std::chrono::steady_clock::now();
+    SortOutput out = sortAndCheck(c, hostdata::generate(c.key, c.value, c.count, c.dist, c.seed), s, ctx);
+    if (std::getenv("VKSORT_TEST_TIMING") != nullptr) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(stderr, "%.3f s: %s\n", seconds, c.describe().c_str());
+    }
+    return out;
 }
 
 SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter s, vkctx::Context* ctxPointer) {

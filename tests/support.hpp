@@ -175,6 +175,7 @@ struct SortOutput {
 // output is a permutation of the input and equal keys kept their order), not a byte outside the
 // declared ranges changed, the result lies where vksortGetSortResult says, and the validation
 // layer stayed silent. Uses Catch2 REQUIREs; the failure message names the sort-test command.
+// With VKSORT_TEST_TIMING set, each generated sort's wall time goes to stderr.
 SortOutput sortAndCheck(const Case& c, VksortSorter sorter = VK_NULL_HANDLE, vkctx::Context* ctx = nullptr);
 SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter sorter = VK_NULL_HANDLE,
                         vkctx::Context* ctx = nullptr);

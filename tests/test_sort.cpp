@@ -263,17 +263,31 @@ TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups
     }
     uint32_t tested = 0;
     for (uint32_t size = control.minSubgroupSize; size <= control.maxSubgroupSize; size *= 2) {
-        // The default tile shape, and a small one whose workgroup holds few subgroups (or one).
+        // The default tile shape (workgroupSize 0: the sorter must pick one that fits this
+        // subgroup size, maxComputeWorkgroupSubgroups included), and a small one whose
+        // workgroup holds few subgroups (or one).
         for (uint32_t workgroupSize : {0u, 16u}) {
             SorterOptions options;
             options.requiredSubgroupSize = size;
             options.workgroupSize = workgroupSize;
             if (workgroupSize != 0) options.keysPerThread = 4;
             if (workgroupSize != 0 && workgroupSize < size) continue;
-            VksortSorter s = vktest::sorter(options);
+            INFO("required subgroup size " << size << ", workgroupSize " << workgroupSize << " (device: "
+                                           << control.maxComputeWorkgroupSubgroups
+                                           << " subgroups per workgroup at most)");
+            // Created here rather than by vktest::sorter() so that a refusal is reported and
+            // the other sizes still run.
+            VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
+            vktest::MessageLog log;
+            info.pfnMessageCallback = vktest::MessageLog::callback;
+            info.pMessageUserData = &log;
+            VksortSorter s = VK_NULL_HANDLE;
+            VkResult created = vksortCreateSorter(&info, &s);
+            INFO("vksortCreateSorter: " << vkctx::resultName(created) << " " << log.all());
+            CHECK(created == VK_SUCCESS);
+            if (created != VK_SUCCESS) continue;
             VksortSorterProperties p = vktest::properties(s);
             CHECK(p.subgroupSize == size);
-            INFO("required subgroup size " << size << ", workgroup " << p.workgroupSize);
             // Past 256 tiles the scan dispatch runs too: cheap with the small tile only.
             std::vector<uint32_t> counts = {100u, p.singleDispatchMaxCount, p.tileSize * 7 + 3};
             if (p.tileSize <= 256) counts.push_back(p.tileSize * 300 + 1);
@@ -285,9 +299,10 @@ TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups
                     c.value = value;
                     c.count = count;
                     c.endBit = value == VKSORT_VALUE_TYPE_NONE ? 0 : 36; // 8 passes, 9 passes
-                    vktest::sortAndCheck(c);
+                    vktest::sortAndCheck(c, s);
                 }
             }
+            vksortDestroySorter(s);
             ++tested;
         }
     }
