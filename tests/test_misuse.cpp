@@ -146,6 +146,7 @@ TEST_CASE("sorter creation: a required subgroup size needs size control and a si
                           {"requiredSubgroupSize", "VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT"});
     if (!ctx.subgroupSizeControlEnabled()) {
         WARN("no subgroup size control: the size checks below need it");
+        vktest::requireCleanValidation();
         return;
     }
     for (uint32_t bad : {3u, 256u, 1u << 31}) {
@@ -340,7 +341,9 @@ TEST_CASE("properties and memory requirements: null pointers, pNext, enums, capa
     VksortMemoryRequirementsInfo info = good;
     info.pNext = &extension;
     EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "pNext");
-    for (int bad : {6, 0x7FFFFFFF, -1}) {
+    // (Only values inside the enums' 31-bit range: a negative one cannot even be made in C++
+    // without undefined behaviour, which the sanitizer run would rightly flag in this test.)
+    for (int bad : {6, 0x7FFFFFFF}) {
         info = good;
         info.keyType = VksortKeyType(bad);
         EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "keyType");
@@ -592,7 +595,7 @@ TEST_CASE("sorting: null handles, pNext, count, order, bit ranges, and nothing r
     both(info, "count 1001 exceeds the bindings' maxCount 1000", __LINE__);
     info.count = UINT32_MAX;
     both(info, "maxCount", __LINE__);
-    for (int bad : {2, 0x7FFFFFFF, -1}) {
+    for (int bad : {2, 0x7FFFFFFF}) {
         info = good;
         info.order = VksortOrder(bad);
         both(info, "order", __LINE__);

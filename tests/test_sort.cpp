@@ -307,4 +307,66 @@ TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups
         }
     }
     CHECK(tested > 0);
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("timestamps: one query per dispatch slot, in order, none past the range", "[sort][timestamps]") {
+    // VksortSortInfo: query 0 before the sort, then count, scan and reorder of each pass, with
+    // dispatches that do not run (later counts, inline scans, all of a single-dispatch sort)
+    // repeating the time before them; count 0 writes nothing.
+    vkctx::Context& ctx = vktest::context();
+    if (ctx.timestampValidBits() == 0) {
+        WARN("the queue family has no timestamps");
+        return;
+    }
+    VksortSorter s = vktest::sorter();
+    const VksortSorterProperties p = vktest::properties(s);
+    const uint32_t first = 3, poolSize = 64;
+    VkQueryPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    poolInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    poolInfo.queryCount = poolSize;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    REQUIRE(vkCreateQueryPool(ctx.device(), &poolInfo, nullptr, &pool) == VK_SUCCESS);
+    // Single dispatch, few tiles (inline scan), many tiles (scan dispatches); odd and even
+    // pass counts; and count 0.
+    for (uint32_t count : {0u, 1000u, 5 * p.tileSize + 1, 300 * p.tileSize}) {
+        for (uint32_t endBit : {0u, 12u}) {
+            INFO("count " << count << ", bits 0:" << endBit);
+            vktest::BindingsRig rig(ctx, s, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, std::max(count, 1u));
+            hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count, {}, count);
+            rig.load(input);
+            VksortSortInfo info{};
+            info.bindings = rig.bindings();
+            info.count = count;
+            info.endBit = endBit;
+            info.timestampQueryPool = pool;
+            info.firstTimestampQuery = first;
+            VksortSortResult where{};
+            ctx.submitAndWait([&](VkCommandBuffer cmd) {
+                vkCmdResetQueryPool(cmd, pool, 0, poolSize);
+                vktest::hostToCompute(cmd);
+                REQUIRE(vksortCmdSort(cmd, s, &info, &where) == VK_SUCCESS);
+                vktest::computeToHost(cmd);
+            });
+            const uint32_t written = count == 0 ? 0 : vksortTimestampQueryCount(where.passCount);
+            REQUIRE(first + written <= poolSize);
+            // Each query: its value and its availability.
+            std::vector<uint64_t> results(2 * poolSize);
+            VkResult got = vkGetQueryPoolResults(ctx.device(), pool, 0, poolSize, results.size() * 8, results.data(),
+                                                 16, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+            CHECK((got == VK_SUCCESS || got == VK_NOT_READY));
+            for (uint32_t q = 0; q < poolSize; ++q) {
+                const bool expected = q >= first && q < first + written;
+                INFO("query " << q);
+                CHECK((results[2 * q + 1] != 0) == expected);
+                if (expected && q > first) CHECK(results[2 * q] >= results[2 * (q - 1)]);
+            }
+            auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, 0, endBit);
+            hostdata::Verdict verdict = hostdata::verify(input, permutation, rig.mapped(where.keys), nullptr);
+            INFO(verdict.detail);
+            CHECK(verdict.ok);
+        }
+    }
+    vkDestroyQueryPool(ctx.device(), pool, nullptr);
+    vktest::requireCleanValidation();
 }
