@@ -207,6 +207,51 @@ TEST_CASE("count pass alone: per-tile digit counts, digit-major, and the next ta
     vktest::requireCleanValidation();
 }
 
+TEST_CASE("count pass alone at 255 keys per thread: every 8-bit counter full", "[passes]") {
+    // count.comp keeps each thread's digit counts in 8-bit fields; 255 keys per thread is the
+    // most the planner allows. All-equal keys fill one field to 255 in every thread, and two
+    // alternating digits fill two fields side by side (a carry would corrupt the neighbour).
+    VksortSorter s = vktest::sorter({16, 255});
+    const uint32_t tile = s->tile.tileSize();
+    REQUIRE(tile == 16 * 255);
+    for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_UINT64}) {
+        for (uint32_t pattern = 0; pattern < 2; ++pattern) {
+            const uint32_t count = 2 * tile + 7;
+            INFO("key " << hostdata::toString(key) << ", " << (pattern == 0 ? "all equal" : "two alternating digits"));
+            PassRig rig(s, key, VKSORT_VALUE_TYPE_NONE, count);
+            hostdata::Data input = hostdata::generate(key, VKSORT_VALUE_TYPE_NONE, count, {}, 9);
+            for (uint32_t i = 0; i < count; ++i) {
+                const uint64_t k = pattern == 0 ? 0xF : (i % 2 == 0 ? 0x3 : 0x4);
+                std::memcpy(input.keys.data() + size_t(i) * rig.keyBytes(), &k, rig.keyBytes());
+            }
+            rig.rig.load(input);
+            PassRig::Ranges before = rig.read();
+            fillTables(before, rig, kSentinel);
+            rig.write(before);
+            PassParams pass;
+            pass.count = count;
+            pass.endBit = hostdata::keyBits(key);
+            pass.flags = vksort::orderFlags(key, VKSORT_ORDER_ASCENDING);
+            rig.run([&](VkCommandBuffer cmd) {
+                vksort::bindPass(cmd, *s, rig.bindings(), pass);
+                vksort::dispatchCount(cmd, *s, rig.bindings(), pass);
+            });
+            const uint32_t numTiles = (count + tile - 1) / tile;
+            auto counts = tileCounts(input, VKSORT_ORDER_ASCENDING, 0, pass.endBit, tile, numTiles);
+            PassRig::Ranges want = before;
+            uint32_t* t = want.tables(rig.layout());
+            for (uint32_t d = 0; d < kRadix; ++d) {
+                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+                    t[rig.entry(0, d, tileIndex)] = counts[d][tileIndex];
+                    t[rig.entry(1, d, tileIndex)] = 0;
+                }
+            }
+            rig.check(want);
+        }
+    }
+    vktest::requireCleanValidation();
+}
+
 TEST_CASE("scan pass alone: exclusive row prefixes in place, and the 16 totals", "[passes]") {
     // Tile counts that fill part of a scan chunk, exactly one, and more than one: a chunk is
     // workgroup size x kScanItemsPerThread tiles (4096 with 256 invocations, 256 with 16).

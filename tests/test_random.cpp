@@ -83,20 +83,20 @@ void runRandomCases(uint32_t cases, uint64_t salt, const Limits& limits) {
 TEST_CASE("random sorts: 32-bit keys", "[random]") {
     Limits limits;
     limits.keys = {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT32, VKSORT_KEY_TYPE_FLOAT32};
-    runRandomCases(40, 1, limits);
+    runRandomCases(80, 1, limits);
 }
 
 TEST_CASE("random sorts: 64-bit keys", "[random]") {
     Limits limits;
     limits.keys = {VKSORT_KEY_TYPE_UINT64, VKSORT_KEY_TYPE_INT64, VKSORT_KEY_TYPE_FLOAT64};
-    runRandomCases(30, 2, limits);
+    runRandomCases(60, 2, limits);
 }
 
 TEST_CASE("random sorts: small counts", "[random]") {
     Limits limits;
     limits.maxLog2Count = 13; // around the single-dispatch limit and the first tiles
     limits.bigLog2Count = 13;
-    runRandomCases(60, 3, limits);
+    runRandomCases(120, 3, limits);
 }
 
 TEST_CASE("random sorts: other tile shapes", "[random]") {
@@ -104,5 +104,5 @@ TEST_CASE("random sorts: other tile shapes", "[random]") {
     limits.tileShapes = true;
     limits.maxLog2Count = 15;
     limits.bigLog2Count = 18;
-    runRandomCases(40, 4, limits);
+    runRandomCases(60, 4, limits);
 }

@@ -76,6 +76,43 @@ TEST_CASE("64-bit keys, sizes around the tile boundaries", "[sort]") {
     sortBoundaries(SorterOptions{16, 4}, 5000, VKSORT_KEY_TYPE_INT64);
 }
 
+TEST_CASE("a 1024-invocation workgroup", "[sort]") {
+    // More subgroups than subgroup 0 has lanes (1024 / 8 = 128 on lavapipe, 256 at width 4): the
+    // workgroup scans loop over chunks of subgroup totals. Skipped where the device cannot hold
+    // it. (255 keys per thread, the count pass's 8-bit counter limit, is tested on that pass
+    // alone in test_passes.cpp: lavapipe takes many minutes to compile a 255-key reorder.)
+    const VkPhysicalDeviceLimits& limits = vktest::context().properties().limits;
+    const SorterOptions options{1024, 4};
+    if (options.workgroupSize > std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0])) {
+        WARN("the device's workgroups are smaller");
+        return;
+    }
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(vktest::context(), options);
+    VksortSorter probe = VK_NULL_HANDLE;
+    if (vksortCreateSorter(&info, &probe) != VK_SUCCESS) {
+        WARN("the device cannot run " << options.workgroupSize << " x " << options.keysPerThread);
+        return;
+    }
+    vksortDestroySorter(probe);
+    const VksortSorterProperties p = vktest::properties(vktest::sorter(options));
+    INFO("tile " << p.tileSize << " (" << p.workgroupSize << " x " << p.keysPerThread << ")");
+    for (const hostdata::Distribution& d : {vktest::dist(Distribution::Equal), vktest::dist(Distribution::Uniform)}) {
+        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
+            for (uint32_t count : {p.singleDispatchMaxCount, 3 * p.tileSize + p.tileSize / 2 + 1}) {
+                Case c;
+                c.sorter = options;
+                c.key = key;
+                c.value = key == VKSORT_KEY_TYPE_UINT32 ? VKSORT_VALUE_TYPE_UINT32 : VKSORT_VALUE_TYPE_NONE;
+                c.count = count;
+                c.dist = d;
+                c.endBit = key == VKSORT_KEY_TYPE_UINT32 ? 0 : 20;
+                vktest::sortAndCheck(c);
+            }
+        }
+    }
+    vktest::requireCleanValidation();
+}
+
 TEST_CASE("keysPerThread 1 to 3 build valid pipelines and sort", "[sort]") {
     // The count pass loads 16-byte vectors, 4 u32 or 2 u64 keys each. Fewer keys per thread than
     // keys per vector must still give valid shaders (the validation layer checks the SPIR-V
