@@ -419,6 +419,8 @@ SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter
 
     // The result where vksort says it is: the caller's ranges for an even pass count, the
     // scratch for an odd one (VksortSortResult).
+    const uint32_t endBit = c.endBit == 0 ? hostdata::keyBits(c.key) : c.endBit;
+    CHECK(out.where.passCount == (endBit - c.beginBit + 3) / 4); // one pass per 4 bits, rounded up
     REQUIRE(out.where.inScratch == (out.where.passCount % 2 == 1 ? VK_TRUE : VK_FALSE));
     CHECK(out.where.keys.size == uint64_t(capacity) * hostdata::keyBytes(c.key)); // "the bindings' capacity"
     const uint8_t* outKeys = rig.mapped(out.where.keys);

@@ -114,6 +114,9 @@ public:
     size_t keysSize() const { return size_t(keys_.size); }
     size_t valuesSize() const { return size_t(values_.size); }
     size_t scratchSize() const { return size_t(scratch_.size); }
+    // The caller's keys and values ranges as handed to vksortCreateBindings.
+    VksortBufferRange keysRange() const { return {keys_.buffer.buffer, keys_.offset, keys_.size}; }
+    VksortBufferRange valuesRange() const { return {values_.buffer.buffer, values_.offset, values_.size}; }
     VkBuffer keysBuffer() const { return keys_.buffer.buffer; }
     VkBuffer valuesBuffer() const { return values_.buffer.buffer; }
     VkBuffer scratchBuffer() const { return scratch_.buffer.buffer; }
