@@ -7,9 +7,13 @@
 // every capability, so those tests hand vksort a vkGetInstanceProcAddr that hides some.
 #include <catch2/catch.hpp>
 
+#include <csignal>
 #include <cstring>
 #include <functional>
 #include <limits>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "support.hpp"
 
@@ -314,6 +318,36 @@ TEST_CASE("sorter creation: size control requested from a device without it", "[
     info.flags = VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT;
     expectCreationFailure(info, VK_ERROR_FEATURE_NOT_PRESENT, {"VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT"});
     vktest::requireCleanValidation();
+}
+
+TEST_CASE("the default assert handler prints the message and aborts", "[misuse]") {
+    // vksortSetAssertHandler(NULL) restores the default; a child process meets it. The child
+    // touches no Vulkan object: the invalid call fails on its NULL sorter first.
+    int pipeFds[2];
+    REQUIRE(pipe(pipeFds) == 0);
+    std::fflush(nullptr);
+    pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        dup2(pipeFds[1], STDERR_FILENO);
+        close(pipeFds[0]);
+        vksortSetAssertHandler(nullptr, nullptr);
+        VksortSorterProperties p;
+        vksortGetSorterProperties(VK_NULL_HANDLE, &p);
+        _exit(0); // reached only if the default handler returned
+    }
+    close(pipeFds[1]);
+    std::string output;
+    char buffer[256];
+    for (ssize_t n; (n = read(pipeFds[0], buffer, sizeof buffer)) > 0;) output.append(buffer, size_t(n));
+    close(pipeFds[0]);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    INFO("child's stderr: " << output);
+    CHECK(WIFSIGNALED(status));
+    CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT));
+    CHECK(output.find("vksortGetSorterProperties") != std::string::npos);
+    CHECK(output.find("sorter") != std::string::npos);
 }
 
 // ---- Queries and bindings --------------------------------------------------------------------
