@@ -48,8 +48,16 @@ TileConfig chooseSmallTileConfig(const DeviceFacts& device, const TileConfig& ma
     return c;
 }
 
+uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& control) {
+    uint32_t limit = std::min(device.maxWorkgroupInvocations, device.maxWorkgroupSizeX);
+    if (control.requiredSize != 0 && device.maxComputeWorkgroupSubgroups != 0) {
+        limit = std::min(limit, device.maxComputeWorkgroupSubgroups * control.requiredSize);
+    }
+    return limit;
+}
+
 TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control) {
-    uint32_t deviceMaxWorkgroup = std::min(device.maxWorkgroupInvocations, device.maxWorkgroupSizeX);
+    uint32_t deviceMaxWorkgroup = workgroupLimit(device, control);
     TileConfig c = main;
     c.workgroupSize = std::max(main.workgroupSize, std::min(kScanWorkgroupSize, deviceMaxWorkgroup));
     c.keysPerThread = 1;
@@ -63,7 +71,7 @@ TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, c
 
 bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
                       const SubgroupControl& control, TileConfig* config, std::string* reason) {
-    uint32_t deviceMaxWorkgroup = std::min(device.maxWorkgroupInvocations, device.maxWorkgroupSizeX);
+    uint32_t deviceMaxWorkgroup = workgroupLimit(device, control);
     if (device.minSubgroupSize == 0) {
         *reason = "the device reports a subgroup size of 0";
         return false;
@@ -74,7 +82,8 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
         if (!isPowerOfTwo(workgroupOverride) || workgroupOverride < kRadix || workgroupOverride > deviceMaxWorkgroup) {
             *reason = "workgroupSize " + std::to_string(workgroupOverride) +
                       " must be a power of two from 16 to the device's limit of " +
-                      std::to_string(deviceMaxWorkgroup);
+                      std::to_string(deviceMaxWorkgroup) +
+                      (control.requiredSize != 0 ? " (maxComputeWorkgroupSubgroups x requiredSubgroupSize)" : "");
             return false;
         }
         c.workgroupSize = workgroupOverride;

@@ -20,6 +20,7 @@ struct DeviceFacts {
     uint32_t maxWorkgroupCount[3] = {0, 0, 0};
     uint64_t maxStorageBufferRange = 0;
     uint64_t minStorageBufferOffsetAlignment = 0;
+    uint32_t maxComputeWorkgroupSubgroups = 0; // 0: unknown (no subgroup size control)
 };
 
 // Tile geometry of the count, scan and reorder pipelines.
@@ -78,6 +79,10 @@ uint32_t smallSharedMemoryBytes(const TileConfig& config);
 // reason when an override or the device cannot work.
 bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
                       const SubgroupControl& control, TileConfig* config, std::string* reason);
+
+// The largest workgroup the sorter may create: the device's limits, and with a required subgroup
+// size at most maxComputeWorkgroupSubgroups subgroups of that size.
+uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& control);
 
 constexpr uint32_t ceilDiv(uint32_t a, uint32_t b) { return a / b + (a % b != 0 ? 1u : 0u); }
 constexpr uint64_t alignUp(uint64_t value, uint64_t alignment) {

@@ -97,11 +97,6 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     if (!chooseTileConfig(device.facts, info.workgroupSize, info.keysPerThread, control, &tile, &reason)) {
         return fail(info, VK_ERROR_FEATURE_NOT_PRESENT, reason);
     }
-    if (required != 0 && tile.workgroupSize / required > device.maxComputeWorkgroupSubgroups) {
-        return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
-                    "a workgroup of " + std::to_string(tile.workgroupSize) + " invocations in subgroups of " +
-                        std::to_string(required) + " exceeds maxComputeWorkgroupSubgroups");
-    }
 
     PipelineOptions options;
     options.tile = tile;

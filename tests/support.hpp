@@ -1,7 +1,7 @@
 // Shared machinery of vksort's GPU tests.
 //
 // Each Catch2 test case runs in its own process (catch_discover_tests), so the context and the
-// default sorter are created lazily, once per process. The Khronos validation layer with
+// sorters are created lazily, once per process. The Khronos validation layer with
 // synchronization validation is on whenever installed; requireCleanValidation() fails a test on
 // any message. VKSORT_TEST_DEVICE picks the device (index or name substring), as sort-test's
 // --device does.
@@ -9,7 +9,9 @@
 
 #include <vksort/vksort.h>
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,12 +27,27 @@ struct SorterOptions {
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
     uint32_t requiredSubgroupSize = 0;
+    // Hand vksort the command spy's vkGetDeviceProcAddr (see commandLog()).
+    bool spy = false;
+
+    bool operator<(const SorterOptions& o) const;
+    bool isDefault() const { return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy; }
 };
 
-// Creates a sorter on `ctx` (REQUIREs success).
+// The tile shapes (workgroup size x keys per thread) the tests use besides the default. Each
+// shape's pipelines are compiled at their first dispatch on lavapipe (about a second each), so
+// tests share these rather than invent their own: 16 x 16 (tile = single-dispatch limit), 64 x 5
+// and 32 x 6 (keys per thread not a multiple of a 16-byte vector), 16 x 4 (a tiny tile with
+// vector loads: many tiles, scan chunks and grid rows for few keys).
+extern const std::vector<SorterOptions> kTileShapes;
+
+// The create info createSorter() would use, for tests that change one field and expect failure.
+VksortSorterCreateInfo sorterCreateInfo(vkctx::Context& ctx, const SorterOptions& options = {});
+// Creates a sorter on `ctx` (REQUIREs success); the caller destroys it.
 VksortSorter createSorter(vkctx::Context& ctx, const SorterOptions& options = {});
-// The process's default sorter on context().
-VksortSorter sorter();
+// The process's sorter on context() with these options, created on first use and kept.
+VksortSorter sorter(const SorterOptions& options = {});
+VksortSorterProperties properties(VksortSorter sorter);
 
 // Fails the current test if the validation layer reported anything; prints the messages.
 void requireCleanValidation(vkctx::Context& ctx = context());
@@ -44,6 +61,87 @@ public:
     const std::vector<std::string>& messages() const;
     // The last message contains `text`.
     bool lastContains(const std::string& text) const;
+};
+
+// What a sorter's pfnMessageCallback received (set callback = MessageLog::callback and
+// pMessageUserData = &log).
+struct MessageLog {
+    std::vector<std::string> messages;
+    static void VKAPI_PTR callback(const char* message, void* user);
+    bool contains(const std::string& text) const;
+    std::string all() const; // every message, for INFO
+};
+
+// The command spy: a vkGetDeviceProcAddr that hands vksort counting wrappers of the commands it
+// records and of the descriptor-pool and pipeline creation, so a test can see what a call did:
+// nothing at all after invalid usage, or a grid split into rows past 65535 workgroups.
+// (One log per process: the tests are single-threaded where they read it.)
+struct CommandLog {
+    uint32_t commands = 0;                         // every vkCmd* call
+    std::vector<std::array<uint32_t, 3>> dispatches; // vkCmdDispatch group counts, in order
+    uint32_t indirectDispatches = 0;               // vkCmdDispatchIndirect calls
+    uint32_t descriptorPools = 0;                  // vkCreateDescriptorPool calls
+    uint32_t pipelines = 0;                        // pipelines requested from vkCreateComputePipelines
+};
+CommandLog& commandLog();
+PFN_vkGetDeviceProcAddr spyGetDeviceProcAddr();
+
+// Barriers a test records around GPU work on host-visible buffers (memory barriers, global).
+void hostToCompute(VkCommandBuffer cmd);
+void computeToHost(VkCommandBuffer cmd);
+void computeToCompute(VkCommandBuffer cmd);
+void computeToTransfer(VkCommandBuffer cmd);
+void transferToCompute(VkCommandBuffer cmd);
+
+// Keys, values and scratch ranges for one VksortBindings, each in its own host-visible buffer
+// between guard bands of canary bytes (at least 64 bytes and whole alignment units each side;
+// offsetUnits moves the range further in). Buffers the format does not use are absent.
+class BindingsRig {
+public:
+    BindingsRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType key, VksortValueType value, uint32_t maxCount,
+                uint32_t offsetUnits = 1);
+    ~BindingsRig();
+    BindingsRig(const BindingsRig&) = delete;
+    BindingsRig& operator=(const BindingsRig&) = delete;
+
+    VksortBindings bindings() const { return bindings_; }
+    const VksortMemoryRequirements& requirements() const { return requirements_; }
+    uint32_t maxCount() const { return maxCount_; }
+    // The start of each range, mapped.
+    uint8_t* keys() const { return range(keys_); }
+    uint8_t* values() const { return range(values_); }
+    uint8_t* scratch() const { return range(scratch_); }
+    // Their sizes in bytes (as required; 0 for a range the format does not use).
+    size_t keysSize() const { return size_t(keys_.size); }
+    size_t valuesSize() const { return size_t(values_.size); }
+    size_t scratchSize() const { return size_t(scratch_.size); }
+    // The caller's keys and values ranges as handed to vksortCreateBindings.
+    VksortBufferRange keysRange() const { return {keys_.buffer.buffer, keys_.offset, keys_.size}; }
+    VksortBufferRange valuesRange() const { return {values_.buffer.buffer, values_.offset, values_.size}; }
+    VkBuffer keysBuffer() const { return keys_.buffer.buffer; }
+    VkBuffer valuesBuffer() const { return values_.buffer.buffer; }
+    VkBuffer scratchBuffer() const { return scratch_.buffer.buffer; }
+    // A range vksort reported (vksortGetSortResult), mapped; REQUIREs that it lies in one of ours.
+    uint8_t* mapped(const VksortBufferRange& range) const;
+    // Copies `input` to the start of the keys (and values) ranges.
+    void load(const hostdata::Data& input) const;
+    // Empty when every canary byte outside the ranges is intact; otherwise where the first is not.
+    std::string guardDamage() const;
+
+private:
+    struct Guarded {
+        vkctx::Buffer buffer;
+        VkDeviceSize offset = 0, size = 0;
+    };
+    Guarded makeGuarded(const VksortBufferRequirements& need, uint32_t offsetUnits);
+    static uint8_t* range(const Guarded& g) { return g.size == 0 ? nullptr : static_cast<uint8_t*>(g.buffer.mapped) + g.offset; }
+
+    vkctx::Context& ctx_;
+    VksortSorter sorter_;
+    uint32_t maxCount_;
+    VksortMemoryRequirements requirements_{};
+    Guarded keys_, values_, scratch_;
+    VksortBindings bindings_ = VK_NULL_HANDLE;
 };
 
 // One sort, described the way sort-test's options describe it.
@@ -60,15 +158,47 @@ struct Case {
     // Extra bytes before each range inside its VkBuffer, in units of the range's required
     // alignment (guard bands are always there, this moves the ranges further in).
     uint32_t offsetUnits = 1;
+    // The sorter: the process's sorter with these options (sortAndCheck's sorter argument, when
+    // given, wins; then these only describe it).
+    SorterOptions sorter{};
 
-    std::string describe() const; // the equivalent sort-test command line
+    // The equivalent sort-test command line, with what sort-test cannot express (a capacity
+    // above the count, ranges deeper inside their buffers) said after it.
+    std::string describe() const;
 };
 
-// Sorts `c` on the GPU with `sorter` (default: the process's), each buffer range surrounded by
-// canary guard bands, and checks: keys and values equal std::stable_sort's order (so the output
-// is a permutation of the input and equal keys kept their order), not a byte outside the
+// What a checked sort produced, for tests that check more.
+struct SortOutput {
+    hostdata::Data input;
+    std::vector<uint8_t> keys, values; // the first count keys and values of the result
+    VksortSortResult where{};
+};
+
+// Sorts `c` on the GPU (input from hostdata::generate, or `input`), each buffer range surrounded
+// by canary guard bands, and checks: keys and values equal std::stable_sort's order (so the
+// output is a permutation of the input and equal keys kept their order), not a byte outside the
 // declared ranges changed, the result lies where vksortGetSortResult says, and the validation
 // layer stayed silent. Uses Catch2 REQUIREs; the failure message names the sort-test command.
-void sortAndCheck(const Case& c, VksortSorter sorter = VK_NULL_HANDLE, vkctx::Context* ctx = nullptr);
+// With VKSORT_TEST_TIMING set, each generated sort's wall time goes to stderr.
+SortOutput sortAndCheck(const Case& c, VksortSorter sorter = VK_NULL_HANDLE, vkctx::Context* ctx = nullptr);
+SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter sorter = VK_NULL_HANDLE,
+                        vkctx::Context* ctx = nullptr);
+
+// Common distributions, for loops.
+hostdata::Distribution dist(hostdata::Distribution::Kind kind, uint32_t parameter = 0);
+const std::vector<VksortKeyType>& allKeyTypes();
+const std::vector<VksortValueType>& allValueTypes();
+
+// Makes volk's global functions those of `ctx` while it lives (tests that open a second
+// context), then restores what was loaded before.
+class VolkScope {
+public:
+    explicit VolkScope(vkctx::Context& ctx);
+    ~VolkScope();
+
+private:
+    VkInstance instance_;
+    VkDevice device_;
+};
 
 } // namespace vktest

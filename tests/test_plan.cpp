@@ -87,6 +87,27 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     CHECK_FALSE(reason.empty());
 }
 
+TEST_CASE("a required subgroup size bounds every workgroup by maxComputeWorkgroupSubgroups", "[plan]") {
+    DeviceFacts f = typicalGpu();
+    f.minSubgroupSize = 4;
+    f.maxSubgroupSize = 32;
+    f.maxComputeWorkgroupSubgroups = 32;
+    SubgroupControl control;
+    control.fullSubgroupsAvailable = true;
+    control.requiredSize = 4; // at most 128 invocations
+    TileConfig c;
+    std::string reason;
+    REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
+    CHECK(c.workgroupSize == 128);
+    CHECK(chooseScanConfig(f, c, control).workgroupSize == 128);
+    CHECK(chooseSmallTileConfig(f, c).workgroupSize == 128);
+    CHECK_FALSE(chooseTileConfig(f, 256, 0, control, &c, &reason));
+    CHECK(reason.find("maxComputeWorkgroupSubgroups") != std::string::npos);
+    control.requiredSize = 0; // no pin: the device's own limits
+    REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
+    CHECK(chooseScanConfig(f, c, control).workgroupSize == kScanWorkgroupSize);
+}
+
 TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
     TileConfig c{256, 8, 8, true};
     for (uint32_t maxCount : {1u, 2047u, 2048u, 2049u, 1000003u}) {

@@ -1,29 +1,410 @@
-// End-to-end sorts against std::stable_sort, with guard bands and validation (support.hpp).
+// End-to-end sorts against std::stable_sort, with guard bands and validation (support.hpp):
+// sizes at every boundary the data path has, distributions, offsets, tile shapes, devices.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
 
 #include "support.hpp"
 
+using hostdata::Distribution;
 using vktest::Case;
+using vktest::SorterOptions;
 
-TEST_CASE("u32 keys, sizes around the tile boundaries", "[sort]") {
-    VksortSorterProperties p{};
-    vksortGetSorterProperties(vktest::sorter(), &p);
+namespace {
+
+// Counts where the data path changes: empty, one key, the single-workgroup limit, tile edges of
+// the multi-pass path (the first tiles past the small limit, a partial last tile), the last count
+// whose reorder sums the counts inline (256 tiles, record.cpp) and the first that scans, and the
+// first count whose scan needs a second chunk (kScanItemsPerThread * workgroup tiles).
+std::vector<uint32_t> boundaryCounts(const VksortSorterProperties& p, uint32_t maxCount) {
     const uint32_t tile = p.tileSize, small = p.singleDispatchMaxCount;
-    for (uint32_t count : {0u, 1u, 2u, small - 1, small, small + 1, tile - 1, tile, tile + 1, 3 * tile + 5}) {
+    const uint64_t firstTiles = small / tile + 1; // tiles of the first multi-pass count
+    const uint64_t scanChunk = uint64_t(p.workgroupSize) * 16u;
+    std::vector<uint64_t> counts = {0, 1, 2, 3, small - 1, small, small + 1, tile - 1, tile, tile + 1,
+                                    firstTiles * tile - 1, firstTiles * tile, firstTiles * tile + 1,
+                                    (firstTiles + 2) * tile + tile / 2, 256u * tile, 256u * tile + 1,
+                                    scanChunk * tile, scanChunk * tile + 1};
+    std::vector<uint32_t> out;
+    for (uint64_t c : counts) {
+        if (c <= maxCount && std::find(out.begin(), out.end(), uint32_t(c)) == out.end()) out.push_back(uint32_t(c));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void sortBoundaries(const SorterOptions& options, uint32_t maxCount, VksortKeyType key = VKSORT_KEY_TYPE_UINT32) {
+    VksortSorterProperties p = vktest::properties(vktest::sorter(options));
+    INFO("tile " << p.tileSize << " (" << p.workgroupSize << " x " << p.keysPerThread << "), single dispatch up to "
+                 << p.singleDispatchMaxCount);
+    for (uint32_t count : boundaryCounts(p, maxCount)) {
         for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32}) {
             Case c;
+            c.sorter = options;
+            c.key = key;
             c.count = count;
             c.value = value;
+            c.seed = count;
             vktest::sortAndCheck(c);
         }
     }
 }
 
-TEST_CASE("the issue's acceptance sort: a million keys, three distinct, with values", "[sort]") {
+} // namespace
+
+TEST_CASE("u32 keys, sizes around the tile boundaries", "[sort]") {
+    VksortSorterProperties p = vktest::properties(vktest::sorter());
+    // Up to the first scanned count (257 tiles); the scan's second chunk needs 4096 tiles of
+    // the default shape, which the small tile shapes below reach cheaply.
+    sortBoundaries({}, 256u * p.tileSize + 1);
+}
+
+TEST_CASE("sizes around the boundaries of other tile shapes", "[sort]") {
+    // 16 x 16: the tile equals the single-workgroup limit. 64 x 5 and 32 x 6: keys per thread
+    // that the count pass's 16-byte loads do not divide. 16 x 4: the smallest tile with vector
+    // loads; its scan chunk is 256 tiles, so the scan's second chunk is cheap to reach.
+    // (Every distinct shape costs pipeline compilations: lavapipe compiles at first dispatch,
+    // so the tests share this small set of shapes; see vktest::kTileShapes.)
+    for (const SorterOptions& options : vktest::kTileShapes) {
+        INFO("workgroupSize " << options.workgroupSize << ", keysPerThread " << options.keysPerThread);
+        sortBoundaries(options, 300000);
+    }
+}
+
+TEST_CASE("64-bit keys, sizes around the tile boundaries", "[sort]") {
+    sortBoundaries({}, 8u * vktest::properties(vktest::sorter()).tileSize, VKSORT_KEY_TYPE_FLOAT64);
+    sortBoundaries(SorterOptions{16, 4}, 5000, VKSORT_KEY_TYPE_INT64);
+}
+
+TEST_CASE("a 1024-invocation workgroup", "[sort]") {
+    // More subgroups than subgroup 0 has lanes (1024 / 8 = 128 on lavapipe, 256 at width 4): the
+    // workgroup scans loop over chunks of subgroup totals. Skipped where the device cannot hold
+    // it. (255 keys per thread, the count pass's 8-bit counter limit, is tested on that pass
+    // alone in test_passes.cpp: lavapipe takes many minutes to compile a 255-key reorder.)
+    const VkPhysicalDeviceLimits& limits = vktest::context().properties().limits;
+    const SorterOptions options{1024, 4};
+    if (options.workgroupSize > std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0])) {
+        WARN("the device's workgroups are smaller");
+        return;
+    }
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(vktest::context(), options);
+    VksortSorter probe = VK_NULL_HANDLE;
+    if (vksortCreateSorter(&info, &probe) != VK_SUCCESS) {
+        WARN("the device cannot run " << options.workgroupSize << " x " << options.keysPerThread);
+        return;
+    }
+    vksortDestroySorter(probe);
+    const VksortSorterProperties p = vktest::properties(vktest::sorter(options));
+    INFO("tile " << p.tileSize << " (" << p.workgroupSize << " x " << p.keysPerThread << ")");
+    for (const hostdata::Distribution& d : {vktest::dist(Distribution::Equal), vktest::dist(Distribution::Uniform)}) {
+        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
+            for (uint32_t count : {p.singleDispatchMaxCount, 3 * p.tileSize + p.tileSize / 2 + 1}) {
+                Case c;
+                c.sorter = options;
+                c.key = key;
+                c.value = key == VKSORT_KEY_TYPE_UINT32 ? VKSORT_VALUE_TYPE_UINT32 : VKSORT_VALUE_TYPE_NONE;
+                c.count = count;
+                c.dist = d;
+                c.endBit = key == VKSORT_KEY_TYPE_UINT32 ? 0 : 20;
+                vktest::sortAndCheck(c);
+            }
+        }
+    }
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("keysPerThread 1 to 3 build valid pipelines and sort", "[sort]") {
+    // The count pass loads 16-byte vectors, 4 u32 or 2 u64 keys each. Fewer keys per thread than
+    // keys per vector must still give valid shaders (the validation layer checks the SPIR-V
+    // after specialization), and sort. (5 and 6, not multiples, are in kTileShapes.)
+    for (uint32_t keysPerThread = 1; keysPerThread <= 3; ++keysPerThread) {
+        vktest::SorterOptions options{16, keysPerThread};
+        INFO("keysPerThread " << keysPerThread);
+        VksortSorter s = vktest::sorter(options);
+        // Checked (not required) here so that every keysPerThread reports; then cleared, so
+        // that the sorts below check only their own recording and execution.
+        std::vector<std::string> messages = vktest::context().validationMessages();
+        for (const std::string& m : messages) UNSCOPED_INFO("validation: " << m);
+        CHECK(messages.empty());
+        vktest::context().clearValidationMessages();
+        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_UINT64}) {
+            Case c;
+            c.sorter = options;
+            c.key = key;
+            c.value = VKSORT_VALUE_TYPE_UINT32;
+            c.count = vktest::properties(s).tileSize * 300 + 3; // past the inline-scan limit
+            c.endBit = 12;
+            vktest::sortAndCheck(c);
+        }
+    }
+}
+
+TEST_CASE("the issue's acceptance sort: a million keys, three distinct, with values", "[sort][long]") {
     Case c;
     c.count = 1000003;
-    c.dist.kind = hostdata::Distribution::Few;
+    c.dist.kind = Distribution::Few;
     c.dist.parameter = 3;
     c.value = VKSORT_VALUE_TYPE_UINT32;
     vktest::sortAndCheck(c);
+}
+
+TEST_CASE("every distribution, keys and pairs", "[sort]") {
+    const Distribution dists[] = {vktest::dist(Distribution::Uniform),  vktest::dist(Distribution::Sorted),
+                                  vktest::dist(Distribution::Reversed), vktest::dist(Distribution::Equal),
+                                  vktest::dist(Distribution::Few, 1),   vktest::dist(Distribution::Few, 2),
+                                  vktest::dist(Distribution::Few, 17),  vktest::dist(Distribution::Bits, 0),
+                                  vktest::dist(Distribution::Bits, 1),  vktest::dist(Distribution::Bits, 4),
+                                  vktest::dist(Distribution::Bits, 13), vktest::dist(Distribution::Bits, 33)};
+    // A single-dispatch count and a multi-pass one, for a 32-bit and a 64-bit key type each; the
+    // sorted and reversed inputs also descending (a reversed input is then already in order).
+    for (const Distribution& d : dists) {
+        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT64, VKSORT_KEY_TYPE_FLOAT32}) {
+            for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32}) {
+                for (uint32_t count : {3000u, 20011u}) {
+                    Case c;
+                    c.key = key;
+                    c.value = value;
+                    c.count = count;
+                    c.dist = d;
+                    c.seed = count + uint32_t(key);
+                    c.order = (count + uint32_t(value)) % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+                    vktest::sortAndCheck(c);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("random sizes up to 2^20", "[sort][long]") {
+    const struct {
+        uint32_t count;
+        VksortKeyType key;
+        VksortValueType value;
+    } cases[] = {{77777, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32},
+                 {300001, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX},
+                 {611953, VKSORT_KEY_TYPE_INT32, VKSORT_VALUE_TYPE_NONE},
+                 {1u << 20, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32},
+                 {123457, VKSORT_KEY_TYPE_UINT64, VKSORT_VALUE_TYPE_UINT64}};
+    for (const auto& k : cases) {
+        Case c;
+        c.count = k.count;
+        c.key = k.key;
+        c.value = k.value;
+        c.seed = k.count;
+        vktest::sortAndCheck(c);
+    }
+}
+
+TEST_CASE("ranges at offsets inside larger buffers, capacity above the count", "[sort]") {
+    // offsetUnits 0 puts a range at the very start of its buffer; larger ones deep inside. The
+    // capacity decides the scratch layout and the tables' row stride, the count what is sorted.
+    for (uint32_t offsetUnits : {0u, 2u, 7u}) {
+        for (VksortValueType value : vktest::allValueTypes()) {
+            for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
+                for (uint32_t endBit : {0u, 20u}) { // 8 or 16 passes (even), 5 (odd: result in scratch)
+                    Case c;
+                    c.key = key;
+                    c.value = value;
+                    c.count = 9000 + offsetUnits;
+                    c.maxCount = 30011;
+                    c.offsetUnits = offsetUnits;
+                    c.endBit = endBit;
+                    c.seed = offsetUnits * 10 + uint32_t(value);
+                    vktest::sortAndCheck(c);
+                }
+            }
+        }
+    }
+    // A count far below the capacity and a single-dispatch count in a large binding.
+    Case c;
+    c.count = 70;
+    c.maxCount = 100000;
+    c.offsetUnits = 3;
+    c.value = VKSORT_VALUE_TYPE_UINT64;
+    vktest::sortAndCheck(c);
+    c.count = 5000;
+    c.endBit = 4;
+    vktest::sortAndCheck(c);
+}
+
+TEST_CASE("more than 65535 workgroups: the grid splits into rows", "[sort][long]") {
+    // 64 keys per tile (16 x 4, the smallest tile whose pipelines are valid today: see "every
+    // keysPerThread from 1 to 9...") and 65537 tiles and a bit: a second grid row on a device
+    // whose maxComputeWorkGroupCount[0] is 65535 (lavapipe, and most GPUs). Two passes run the
+    // count, scan and reorder with the split at a fraction of a full sort's cost.
+    const uint32_t maxX = vktest::context().properties().limits.maxComputeWorkGroupCount[0];
+    SorterOptions options{16, 4, 0, true};
+    VksortSorter s = vktest::sorter(options);
+    const uint32_t tile = vktest::properties(s).tileSize;
+    uint64_t count64 = (uint64_t(std::min(maxX, 65535u)) + 1) * tile + 1;
+    if (count64 > vktest::properties(s).maxCount32) {
+        WARN("the device cannot bind " << count64 << " keys; skipped");
+        return;
+    }
+    Case c;
+    c.sorter = options;
+    c.count = uint32_t(count64);
+    c.endBit = 8;
+    vktest::commandLog() = {};
+    vktest::sortAndCheck(c);
+    // The count and reorder dispatches really used a second row, and no row was too wide.
+    const uint32_t tiles = (c.count + tile - 1) / tile;
+    uint32_t split = 0;
+    for (const auto& d : vktest::commandLog().dispatches) {
+        CHECK(d[0] <= maxX);
+        if (d[1] >= 2 && uint64_t(d[0]) * d[1] >= tiles) ++split;
+    }
+    CHECK(split == 3); // count, reorder, reorder
+}
+
+TEST_CASE("a Vulkan 1.1 device with no extension or feature enabled", "[sort][device]") {
+    vkctx::ContextOptions options;
+    options.minimalVulkan11 = true;
+    vkctx::Context ctx(options);
+    vktest::VolkScope scope(ctx);
+    REQUIRE(ctx.apiVersion() == VK_API_VERSION_1_1);
+    REQUIRE_FALSE(ctx.subgroupSizeControlEnabled());
+    VksortSorter s = vktest::createSorter(ctx);
+    VksortSorterProperties p = vktest::properties(s);
+    for (VksortValueType value : vktest::allValueTypes()) {
+        for (uint32_t count : {1000u, p.tileSize * 5 + 7}) {
+            for (VksortKeyType key : {VKSORT_KEY_TYPE_FLOAT32, VKSORT_KEY_TYPE_INT64}) {
+                Case c;
+                c.key = key;
+                c.value = value;
+                c.count = count;
+                c.order = value == VKSORT_VALUE_TYPE_INDEX ? VKSORT_ORDER_DESCENDING : VKSORT_ORDER_ASCENDING;
+                c.endBit = value == VKSORT_VALUE_TYPE_UINT32 ? 28 : 0; // 7 passes: odd
+                vktest::sortAndCheck(c, s, &ctx);
+            }
+        }
+    }
+    vksortDestroySorter(s);
+    vktest::requireCleanValidation(ctx);
+}
+
+TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups]") {
+    vkctx::Context& ctx = vktest::context();
+    if (!ctx.subgroupSizeControlEnabled()) {
+        WARN("the device has no subgroup size control; only its default size is tested elsewhere");
+        return;
+    }
+    VkPhysicalDeviceSubgroupSizeControlProperties control{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties.pNext = &control;
+    vkGetPhysicalDeviceProperties2(ctx.physicalDevice(), &properties);
+    if ((control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0) {
+        WARN("the device cannot require a subgroup size in compute shaders");
+        return;
+    }
+    uint32_t tested = 0;
+    for (uint32_t size = control.minSubgroupSize; size <= control.maxSubgroupSize; size *= 2) {
+        // The default tile shape (workgroupSize 0: the sorter must pick one that fits this
+        // subgroup size, maxComputeWorkgroupSubgroups included), and a small one whose
+        // workgroup holds few subgroups (or one).
+        for (uint32_t workgroupSize : {0u, 16u}) {
+            SorterOptions options;
+            options.requiredSubgroupSize = size;
+            options.workgroupSize = workgroupSize;
+            if (workgroupSize != 0) options.keysPerThread = 4;
+            if (workgroupSize != 0 && workgroupSize < size) continue;
+            INFO("required subgroup size " << size << ", workgroupSize " << workgroupSize << " (device: "
+                                           << control.maxComputeWorkgroupSubgroups
+                                           << " subgroups per workgroup at most)");
+            // Created here rather than by vktest::sorter() so that a refusal is reported and
+            // the other sizes still run.
+            VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
+            vktest::MessageLog log;
+            info.pfnMessageCallback = vktest::MessageLog::callback;
+            info.pMessageUserData = &log;
+            VksortSorter s = VK_NULL_HANDLE;
+            VkResult created = vksortCreateSorter(&info, &s);
+            INFO("vksortCreateSorter: " << vkctx::resultName(created) << " " << log.all());
+            CHECK(created == VK_SUCCESS);
+            if (created != VK_SUCCESS) continue;
+            VksortSorterProperties p = vktest::properties(s);
+            CHECK(p.subgroupSize == size);
+            // Past 256 tiles the scan dispatch runs too: cheap with the small tile only.
+            std::vector<uint32_t> counts = {100u, p.singleDispatchMaxCount, p.tileSize * 7 + 3};
+            if (p.tileSize <= 256) counts.push_back(p.tileSize * 300 + 1);
+            for (uint32_t count : counts) {
+                for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT64}) {
+                    Case c;
+                    c.sorter = options;
+                    c.key = value == VKSORT_VALUE_TYPE_NONE ? VKSORT_KEY_TYPE_INT32 : VKSORT_KEY_TYPE_FLOAT64;
+                    c.value = value;
+                    c.count = count;
+                    c.endBit = value == VKSORT_VALUE_TYPE_NONE ? 0 : 36; // 8 passes, 9 passes
+                    vktest::sortAndCheck(c, s);
+                }
+            }
+            vksortDestroySorter(s);
+            ++tested;
+        }
+    }
+    CHECK(tested > 0);
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("timestamps: one query per dispatch slot, in order, none past the range", "[sort][timestamps]") {
+    // VksortSortInfo: query 0 before the sort, then count, scan and reorder of each pass, with
+    // dispatches that do not run (later counts, inline scans, all of a single-dispatch sort)
+    // repeating the time before them; count 0 writes nothing.
+    vkctx::Context& ctx = vktest::context();
+    if (ctx.timestampValidBits() == 0) {
+        WARN("the queue family has no timestamps");
+        return;
+    }
+    VksortSorter s = vktest::sorter();
+    const VksortSorterProperties p = vktest::properties(s);
+    const uint32_t first = 3, poolSize = 64;
+    VkQueryPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    poolInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    poolInfo.queryCount = poolSize;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    REQUIRE(vkCreateQueryPool(ctx.device(), &poolInfo, nullptr, &pool) == VK_SUCCESS);
+    // Single dispatch, few tiles (inline scan), many tiles (scan dispatches); odd and even
+    // pass counts; and count 0.
+    for (uint32_t count : {0u, 1000u, 5 * p.tileSize + 1, 300 * p.tileSize}) {
+        for (uint32_t endBit : {0u, 12u}) {
+            INFO("count " << count << ", bits 0:" << endBit);
+            vktest::BindingsRig rig(ctx, s, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, std::max(count, 1u));
+            hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count, {}, count);
+            rig.load(input);
+            VksortSortInfo info{};
+            info.bindings = rig.bindings();
+            info.count = count;
+            info.endBit = endBit;
+            info.timestampQueryPool = pool;
+            info.firstTimestampQuery = first;
+            VksortSortResult where{};
+            ctx.submitAndWait([&](VkCommandBuffer cmd) {
+                vkCmdResetQueryPool(cmd, pool, 0, poolSize);
+                vktest::hostToCompute(cmd);
+                REQUIRE(vksortCmdSort(cmd, s, &info, &where) == VK_SUCCESS);
+                vktest::computeToHost(cmd);
+            });
+            // Every query, a count of 0 included (a profiler may be waiting on them).
+            const uint32_t written = vksortTimestampQueryCount(where.passCount);
+            REQUIRE(first + written <= poolSize);
+            // Each query: its value and its availability.
+            std::vector<uint64_t> results(2 * poolSize);
+            VkResult got = vkGetQueryPoolResults(ctx.device(), pool, 0, poolSize, results.size() * 8, results.data(),
+                                                 16, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+            CHECK((got == VK_SUCCESS || got == VK_NOT_READY));
+            for (uint32_t q = 0; q < poolSize; ++q) {
+                const bool expected = q >= first && q < first + written;
+                INFO("query " << q);
+                CHECK((results[2 * q + 1] != 0) == expected);
+                if (expected && q > first) CHECK(results[2 * q] >= results[2 * (q - 1)]);
+            }
+            auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, 0, endBit);
+            hostdata::Verdict verdict = hostdata::verify(input, permutation, rig.mapped(where.keys), nullptr);
+            INFO(verdict.detail);
+            CHECK(verdict.ok);
+        }
+    }
+    vkDestroyQueryPool(ctx.device(), pool, nullptr);
+    vktest::requireCleanValidation();
 }

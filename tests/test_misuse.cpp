@@ -1,0 +1,670 @@
+// Invalid usage gets a clear answer: every public function, every documented precondition.
+//
+// Misuse goes to the assert handler (vktest::AssertRecorder records it instead of aborting): the
+// call must return VK_ERROR_VALIDATION_FAILED_EXT, report exactly one message that names the
+// problem, and create or record nothing (the command spy counts vksort's Vulkan calls). Devices
+// that cannot run vksort are a VkResult with a message through pfnMessageCallback; lavapipe has
+// every capability, so those tests hand vksort a vkGetInstanceProcAddr that hides some.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <cstring>
+#include <functional>
+#include <limits>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support.hpp"
+
+using vktest::AssertRecorder;
+using vktest::MessageLog;
+
+namespace {
+
+// Checks one invalid call: VK_ERROR_VALIDATION_FAILED_EXT, one assert message containing `text`,
+// and no Vulkan command recorded, descriptor pool or pipeline created.
+void expectInvalid(const AssertRecorder& recorder, const std::function<VkResult()>& call, const std::string& text,
+                   const char* expression, int line) {
+    INFO("line " << line << ": " << expression);
+    const size_t messagesBefore = recorder.messages().size();
+    const vktest::CommandLog logBefore = vktest::commandLog();
+    VkResult result = call();
+    CHECK(result == VK_ERROR_VALIDATION_FAILED_EXT);
+    REQUIRE(recorder.messages().size() == messagesBefore + 1);
+    INFO("message: " << recorder.messages().back());
+    CHECK(recorder.lastContains(text));
+    CHECK(vktest::commandLog().commands == logBefore.commands);
+    CHECK(vktest::commandLog().descriptorPools == logBefore.descriptorPools);
+    CHECK(vktest::commandLog().pipelines == logBefore.pipelines);
+}
+#define EXPECT_INVALID(call, text) expectInvalid(recorder, [&]() -> VkResult { return (call); }, text, #call, __LINE__)
+
+// The same for functions without a result.
+#define EXPECT_INVALID_VOID(call, text) \
+    expectInvalid(recorder, [&]() -> VkResult { (call); return VK_ERROR_VALIDATION_FAILED_EXT; }, text, #call, __LINE__)
+
+// A command buffer in the recording state, for vksortCmdSort; never submitted.
+struct Recording {
+    Recording() : cmd(vktest::context().allocateCommandBuffer()) {
+        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        vkBeginCommandBuffer(cmd, &begin);
+    }
+    ~Recording() {
+        vkEndCommandBuffer(cmd);
+        vktest::context().freeCommandBuffer(cmd);
+    }
+    VkCommandBuffer cmd;
+};
+
+} // namespace
+
+TEST_CASE("sorter creation: null pointers, pNext, null handles, unknown flags", "[misuse]") {
+    AssertRecorder recorder;
+    vkctx::Context& ctx = vktest::context();
+    const VksortSorterCreateInfo good = vktest::sorterCreateInfo(ctx, {0, 0, 0, true});
+    VksortSorter sorter = VK_NULL_HANDLE;
+    EXPECT_INVALID(vksortCreateSorter(nullptr, &sorter), "pCreateInfo");
+    EXPECT_INVALID(vksortCreateSorter(&good, nullptr), "pSorter");
+    int extension = 0;
+    VksortSorterCreateInfo info = good;
+    info.pNext = &extension;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "pNext");
+    info = good;
+    info.instance = VK_NULL_HANDLE;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "instance");
+    info = good;
+    info.physicalDevice = VK_NULL_HANDLE;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "physicalDevice");
+    info = good;
+    info.device = VK_NULL_HANDLE;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "device");
+    info = good;
+    info.pfnGetInstanceProcAddr = nullptr;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "pfnGetInstanceProcAddr");
+    info = good;
+    info.flags = 0x2;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
+    info.flags = VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
+    CHECK(sorter == VK_NULL_HANDLE);
+
+    // Destroying nothing is no misuse.
+    vksortDestroySorter(VK_NULL_HANDLE);
+    CHECK(recorder.messages().size() == 9);
+    vktest::requireCleanValidation();
+}
+
+namespace {
+
+// Creation that must fail with `expected` and a message naming `reason`, creating no pipeline.
+void expectCreationFailure(VksortSorterCreateInfo info, VkResult expected, const std::vector<std::string>& reasons,
+                           const std::vector<std::string>& notMentioned = {}) {
+    MessageLog log;
+    info.pfnMessageCallback = MessageLog::callback;
+    info.pMessageUserData = &log;
+    const uint32_t pipelinesBefore = vktest::commandLog().pipelines;
+    VksortSorter sorter = reinterpret_cast<VksortSorter>(uintptr_t(0x1234)); // must be overwritten
+    VkResult result = vksortCreateSorter(&info, &sorter);
+    INFO("result " << vkctx::resultName(result) << ", messages: " << log.all());
+    CHECK(result == expected);
+    CHECK(sorter == VK_NULL_HANDLE);
+    REQUIRE(log.messages.size() == 1);
+    for (const std::string& r : reasons) CHECK(log.contains(r));
+    for (const std::string& r : notMentioned) CHECK_FALSE(log.contains(r));
+    CHECK(vktest::commandLog().pipelines == pipelinesBefore);
+    if (result == VK_SUCCESS) vksortDestroySorter(sorter);
+}
+
+} // namespace
+
+TEST_CASE("sorter creation: tile overrides the device cannot run", "[misuse][create]") {
+    vkctx::Context& ctx = vktest::context();
+    const VkPhysicalDeviceLimits& limits = ctx.properties().limits;
+    const uint32_t maxWorkgroup = std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0]);
+    auto with = [&](uint32_t workgroupSize, uint32_t keysPerThread) {
+        return vktest::sorterCreateInfo(ctx, {workgroupSize, keysPerThread, 0, true});
+    };
+    expectCreationFailure(with(100, 0), VK_ERROR_FEATURE_NOT_PRESENT, {"workgroupSize 100", "power of two"});
+    expectCreationFailure(with(8, 0), VK_ERROR_FEATURE_NOT_PRESENT, {"workgroupSize 8"});
+    expectCreationFailure(with(maxWorkgroup * 2, 0), VK_ERROR_FEATURE_NOT_PRESENT,
+                          {"workgroupSize " + std::to_string(maxWorkgroup * 2), std::to_string(maxWorkgroup)});
+    expectCreationFailure(with(16, 256), VK_ERROR_FEATURE_NOT_PRESENT, {"keysPerThread 256"});
+    // More keys than a tile can rank (16-bit ranks), and more shared memory than the device has.
+    if (131072 / maxWorkgroup <= 255) {
+        expectCreationFailure(with(maxWorkgroup, 131072 / maxWorkgroup), VK_ERROR_FEATURE_NOT_PRESENT,
+                              {"131072", "65536"});
+    }
+    const uint32_t tooMany = limits.maxComputeSharedMemorySize / (4 * 256) + 1;
+    expectCreationFailure(with(256, tooMany), VK_ERROR_FEATURE_NOT_PRESENT,
+                          {"shared memory", std::to_string(limits.maxComputeSharedMemorySize)});
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("sorter creation: a required subgroup size needs size control and a size the device has", "[misuse][create]") {
+    vkctx::Context& ctx = vktest::context();
+    const uint32_t size = ctx.subgroupProperties().subgroupSize;
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, {0, 0, size, true});
+    info.flags = 0;
+    expectCreationFailure(info, VK_ERROR_FEATURE_NOT_PRESENT,
+                          {"requiredSubgroupSize", "VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT"});
+    if (!ctx.subgroupSizeControlEnabled()) {
+        WARN("no subgroup size control: the size checks below need it");
+        vktest::requireCleanValidation();
+        return;
+    }
+    for (uint32_t bad : {3u, 256u, 1u << 31}) {
+        info = vktest::sorterCreateInfo(ctx, {0, 0, bad, true});
+        expectCreationFailure(info, VK_ERROR_FEATURE_NOT_PRESENT, {"requiredSubgroupSize " + std::to_string(bad)});
+    }
+    vktest::requireCleanValidation();
+}
+
+// ---- Devices that lack what vksort needs ---------------------------------------------------
+
+namespace fake {
+
+// What the wrapped vkGetInstanceProcAddr hides (one process-wide set: the tests are serial).
+VkSubgroupFeatureFlags clearedOperations = 0;
+VkShaderStageFlags clearedStages = 0;
+uint32_t deviceApiVersion = 0;          // nonzero: the device reports this version
+const char* hiddenExtension = nullptr;  // not listed by vkEnumerateDeviceExtensionProperties
+const char* missingFunction = nullptr;  // vkGet*ProcAddr returns NULL for it
+
+PFN_vkGetPhysicalDeviceProperties realProperties;
+PFN_vkGetPhysicalDeviceProperties2 realProperties2;
+PFN_vkEnumerateDeviceExtensionProperties realEnumerate;
+
+VKAPI_ATTR void VKAPI_CALL properties(VkPhysicalDevice device, VkPhysicalDeviceProperties* p) {
+    realProperties(device, p);
+    if (deviceApiVersion != 0) p->apiVersion = deviceApiVersion;
+}
+
+VKAPI_ATTR void VKAPI_CALL properties2(VkPhysicalDevice device, VkPhysicalDeviceProperties2* p) {
+    realProperties2(device, p);
+    if (deviceApiVersion != 0) p->properties.apiVersion = deviceApiVersion;
+    for (auto* s = static_cast<VkBaseOutStructure*>(p->pNext); s != nullptr; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES) {
+            auto* subgroup = reinterpret_cast<VkPhysicalDeviceSubgroupProperties*>(s);
+            subgroup->supportedOperations &= ~clearedOperations;
+            subgroup->supportedStages &= ~clearedStages;
+        }
+    }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL enumerate(VkPhysicalDevice device, const char* layer, uint32_t* count,
+                                         VkExtensionProperties* out) {
+    uint32_t n = 0;
+    realEnumerate(device, layer, &n, nullptr);
+    std::vector<VkExtensionProperties> all(n);
+    realEnumerate(device, layer, &n, all.data());
+    all.resize(n);
+    std::vector<VkExtensionProperties> shown;
+    for (const VkExtensionProperties& e : all) {
+        if (hiddenExtension == nullptr || std::strcmp(e.extensionName, hiddenExtension) != 0) shown.push_back(e);
+    }
+    if (out == nullptr) {
+        *count = uint32_t(shown.size());
+        return VK_SUCCESS;
+    }
+    uint32_t written = std::min(*count, uint32_t(shown.size()));
+    std::copy(shown.begin(), shown.begin() + written, out);
+    *count = written;
+    return written < shown.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getInstanceProcAddr(VkInstance instance, const char* name) {
+    if (missingFunction != nullptr && std::strcmp(name, missingFunction) == 0) return nullptr;
+    PFN_vkVoidFunction real = vkGetInstanceProcAddr(instance, name);
+    if (std::strcmp(name, "vkGetPhysicalDeviceProperties") == 0) {
+        realProperties = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(properties);
+    }
+    if (std::strcmp(name, "vkGetPhysicalDeviceProperties2") == 0 ||
+        std::strcmp(name, "vkGetPhysicalDeviceProperties2KHR") == 0) {
+        realProperties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(properties2);
+    }
+    if (std::strcmp(name, "vkEnumerateDeviceExtensionProperties") == 0) {
+        realEnumerate = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(enumerate);
+    }
+    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return real; // see getDeviceProcAddr
+    return real;
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getDeviceProcAddr(VkDevice device, const char* name) {
+    if (missingFunction != nullptr && std::strcmp(name, missingFunction) == 0) return nullptr;
+    return vktest::spyGetDeviceProcAddr()(device, name);
+}
+
+// Resets everything on scope exit, so a failed REQUIRE cannot leak a fake into the next test.
+struct Scope {
+    Scope() { reset(); }
+    ~Scope() { reset(); }
+    static void reset() {
+        clearedOperations = 0;
+        clearedStages = 0;
+        deviceApiVersion = 0;
+        hiddenExtension = nullptr;
+        missingFunction = nullptr;
+    }
+};
+
+VksortSorterCreateInfo createInfo() {
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(vktest::context(), {0, 0, 0, true});
+    info.pfnGetInstanceProcAddr = getInstanceProcAddr;
+    info.pfnGetDeviceProcAddr = getDeviceProcAddr;
+    return info;
+}
+
+} // namespace fake
+
+TEST_CASE("sorter creation: a device without subgroup ballot or arithmetic", "[misuse][create]") {
+    fake::Scope scope;
+    // First the wrapper alone, so that a failure below is the fake's doing.
+    {
+        MessageLog log;
+        VksortSorterCreateInfo info = fake::createInfo();
+        info.pfnMessageCallback = MessageLog::callback;
+        info.pMessageUserData = &log;
+        VksortSorter sorter = VK_NULL_HANDLE;
+        INFO(log.all());
+        REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
+        vksortDestroySorter(sorter);
+    }
+    fake::clearedOperations = VK_SUBGROUP_FEATURE_BALLOT_BIT;
+    expectCreationFailure(fake::createInfo(), VK_ERROR_FEATURE_NOT_PRESENT, {"VK_SUBGROUP_FEATURE_BALLOT_BIT"},
+                          {"ARITHMETIC", "BASIC"});
+    fake::clearedOperations = VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+    expectCreationFailure(fake::createInfo(), VK_ERROR_FEATURE_NOT_PRESENT, {"VK_SUBGROUP_FEATURE_ARITHMETIC_BIT"},
+                          {"BALLOT", "BASIC"});
+    fake::clearedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT;
+    expectCreationFailure(fake::createInfo(), VK_ERROR_FEATURE_NOT_PRESENT, {"VK_SUBGROUP_FEATURE_BASIC_BIT"},
+                          {"BALLOT", "ARITHMETIC"});
+    fake::clearedOperations = VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+    expectCreationFailure(fake::createInfo(), VK_ERROR_FEATURE_NOT_PRESENT,
+                          {"VK_SUBGROUP_FEATURE_BALLOT_BIT", "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT"});
+    // Subgroup operations everywhere but in compute shaders.
+    fake::clearedOperations = 0;
+    fake::clearedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+    expectCreationFailure(fake::createInfo(), VK_ERROR_FEATURE_NOT_PRESENT, {"compute"});
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("sorter creation: below Vulkan 1.1, or an entry point missing", "[misuse][create]") {
+    fake::Scope scope;
+    VksortSorterCreateInfo info = fake::createInfo();
+    info.apiVersion = VK_API_VERSION_1_0;
+    expectCreationFailure(info, VK_ERROR_INITIALIZATION_FAILED, {"1.1", "1.0"});
+    info.apiVersion = 0; // VkApplicationInfo's "0 means 1.0"
+    expectCreationFailure(info, VK_ERROR_INITIALIZATION_FAILED, {"1.1"});
+    fake::deviceApiVersion = VK_API_VERSION_1_0;
+    expectCreationFailure(fake::createInfo(), VK_ERROR_INITIALIZATION_FAILED, {"1.1", "device"});
+    fake::deviceApiVersion = 0;
+    for (const char* missing : {"vkGetPhysicalDeviceFeatures2", "vkCreateComputePipelines", "vkCmdDispatch"}) {
+        fake::missingFunction = missing;
+        expectCreationFailure(fake::createInfo(), VK_ERROR_INITIALIZATION_FAILED, {missing});
+    }
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("sorter creation: size control requested from a device without it", "[misuse][create]") {
+    // A Vulkan 1.1 instance on a device that does not list VK_EXT_subgroup_size_control.
+    fake::Scope scope;
+    fake::hiddenExtension = VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME;
+    VksortSorterCreateInfo info = fake::createInfo();
+    info.apiVersion = VK_API_VERSION_1_1;
+    info.flags = VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT;
+    expectCreationFailure(info, VK_ERROR_FEATURE_NOT_PRESENT, {"VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT"});
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("the default assert handler prints the message and aborts", "[misuse]") {
+    // vksortSetAssertHandler(NULL) restores the default; a child process meets it. The child
+    // touches no Vulkan object: the invalid call fails on its NULL sorter first.
+    int pipeFds[2];
+    REQUIRE(pipe(pipeFds) == 0);
+    std::fflush(nullptr);
+    pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        dup2(pipeFds[1], STDERR_FILENO);
+        close(pipeFds[0]);
+        vksortSetAssertHandler(nullptr, nullptr);
+        VksortSorterProperties p;
+        vksortGetSorterProperties(VK_NULL_HANDLE, &p);
+        _exit(0); // reached only if the default handler returned
+    }
+    close(pipeFds[1]);
+    std::string output;
+    char buffer[256];
+    for (ssize_t n; (n = read(pipeFds[0], buffer, sizeof buffer)) > 0;) output.append(buffer, size_t(n));
+    close(pipeFds[0]);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    INFO("child's stderr: " << output);
+    CHECK(WIFSIGNALED(status));
+    CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT));
+    CHECK(output.find("vksortGetSorterProperties") != std::string::npos);
+    CHECK(output.find("sorter") != std::string::npos);
+}
+
+// ---- Queries and bindings --------------------------------------------------------------------
+
+TEST_CASE("properties and memory requirements: null pointers, pNext, enums, capacity", "[misuse]") {
+    AssertRecorder recorder;
+    VksortSorter sorter = vktest::sorter({0, 0, 0, true});
+    VksortSorterProperties p{};
+    p.tileSize = 12345;
+    EXPECT_INVALID_VOID(vksortGetSorterProperties(VK_NULL_HANDLE, &p), "sorter");
+    EXPECT_INVALID_VOID(vksortGetSorterProperties(sorter, nullptr), "pProperties");
+    CHECK(p.tileSize == 12345);
+    vksortGetSorterProperties(sorter, &p);
+    REQUIRE(p.maxCount32 > 0);
+    REQUIRE(p.maxCount64 > 0);
+
+    VksortMemoryRequirementsInfo good{nullptr, 1000, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32};
+    VksortMemoryRequirements r;
+    std::memset(&r, 0xAB, sizeof r);
+    const VksortMemoryRequirements untouched = r;
+    EXPECT_INVALID(vksortGetMemoryRequirements(VK_NULL_HANDLE, &good, &r), "sorter");
+    EXPECT_INVALID(vksortGetMemoryRequirements(sorter, nullptr, &r), "pInfo");
+    EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &good, nullptr), "pRequirements");
+    int extension = 0;
+    VksortMemoryRequirementsInfo info = good;
+    info.pNext = &extension;
+    EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "pNext");
+    // (Only values inside the enums' 31-bit range: a negative one cannot even be made in C++
+    // without undefined behaviour, which the sanitizer run would rightly flag in this test.)
+    for (int bad : {6, 0x7FFFFFFF}) {
+        info = good;
+        info.keyType = VksortKeyType(bad);
+        EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "keyType");
+        info = good;
+        info.valueType = VksortValueType(bad == 6 ? 4 : bad);
+        EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "valueType");
+    }
+    info = good;
+    info.maxCount = 0;
+    EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "maxCount 0");
+    // The reported maxima, with 64-bit values (the tightest case): the maximum works, one more
+    // does not, and nothing works past 32-bit indexing.
+    info = {nullptr, p.maxCount32, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT64};
+    CHECK(vksortGetMemoryRequirements(sorter, &info, &r) == VK_SUCCESS);
+    const VksortMemoryRequirements atMax = r;
+    std::memcpy(&r, &untouched, sizeof r);
+    info.maxCount = p.maxCount32 + 1;
+    EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "maxCount " + std::to_string(p.maxCount32 + 1));
+    info = {nullptr, p.maxCount64, VKSORT_KEY_TYPE_INT64, VKSORT_VALUE_TYPE_UINT64};
+    CHECK(vksortGetMemoryRequirements(sorter, &info, &r) == VK_SUCCESS);
+    std::memcpy(&r, &untouched, sizeof r);
+    info.maxCount = p.maxCount64 + 1;
+    EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "maxCount " + std::to_string(p.maxCount64 + 1));
+    for (VksortKeyType key : vktest::allKeyTypes()) {
+        info = {nullptr, UINT32_MAX, key, VKSORT_VALUE_TYPE_NONE};
+        EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "maxCount");
+    }
+    CHECK(std::memcmp(&r, &untouched, sizeof r) == 0);
+    // The maximum's ranges fit one storage-buffer binding each (maxStorageBufferRange).
+    const VkDeviceSize range = vktest::context().properties().limits.maxStorageBufferRange;
+    CHECK(atMax.keys.size <= range);
+    CHECK(atMax.values.size <= range);
+    vktest::requireCleanValidation();
+}
+
+namespace {
+
+// Valid bindings info over three buffers of `r`'s sizes plus slack, for tests to spoil.
+struct BindingsFixture {
+    BindingsFixture(VksortSorter s, VksortKeyType key, VksortValueType value, uint32_t maxCount) : sorter(s) {
+        VksortMemoryRequirementsInfo info{nullptr, maxCount, key, value};
+        REQUIRE(vksortGetMemoryRequirements(sorter, &info, &r) == VK_SUCCESS);
+        vkctx::Context& ctx = vktest::context();
+        keys = ctx.createBuffer(r.keys.size + 256, r.keys.usage, false);
+        if (r.values.size != 0) values = ctx.createBuffer(r.values.size + 256, r.values.usage, false);
+        scratch = ctx.createBuffer(r.scratch.size + 256, r.scratch.usage, false);
+        good.maxCount = maxCount;
+        good.keyType = key;
+        good.valueType = value;
+        good.keys = {keys.buffer, 0, r.keys.size};
+        if (r.values.size != 0) good.values = {values.buffer, 0, r.values.size};
+        good.scratch = {scratch.buffer, 0, r.scratch.size};
+    }
+    ~BindingsFixture() {
+        vkctx::Context& ctx = vktest::context();
+        ctx.destroyBuffer(keys);
+        ctx.destroyBuffer(values);
+        ctx.destroyBuffer(scratch);
+    }
+    VksortSorter sorter;
+    VksortMemoryRequirements r{};
+    vkctx::Buffer keys, values, scratch;
+    VksortBindingsCreateInfo good{};
+};
+
+} // namespace
+
+TEST_CASE("bindings: null pointers, pNext, capacity, enums, buffers, sizes, alignment, overlap", "[misuse]") {
+    AssertRecorder recorder;
+    VksortSorter sorter = vktest::sorter({0, 0, 0, true});
+    BindingsFixture f(sorter, VKSORT_KEY_TYPE_UINT64, VKSORT_VALUE_TYPE_UINT32, 5000);
+    VksortBindings bindings = VK_NULL_HANDLE;
+    auto create = [&](const VksortBindingsCreateInfo& info) { return vksortCreateBindings(sorter, &info, &bindings); };
+
+    EXPECT_INVALID(vksortCreateBindings(VK_NULL_HANDLE, &f.good, &bindings), "sorter");
+    EXPECT_INVALID(vksortCreateBindings(sorter, nullptr, &bindings), "pCreateInfo");
+    EXPECT_INVALID(vksortCreateBindings(sorter, &f.good, nullptr), "pBindings");
+    int extension = 0;
+    VksortBindingsCreateInfo info = f.good;
+    info.pNext = &extension;
+    EXPECT_INVALID(create(info), "pNext");
+    info = f.good;
+    info.maxCount = 0;
+    EXPECT_INVALID(create(info), "maxCount 0");
+    info.maxCount = UINT32_MAX;
+    EXPECT_INVALID(create(info), "maxCount");
+    info = f.good;
+    info.keyType = VksortKeyType(6);
+    EXPECT_INVALID(create(info), "keyType");
+    info = f.good;
+    info.valueType = VksortValueType(4);
+    EXPECT_INVALID(create(info), "valueType");
+
+    struct Range {
+        const char* name;
+        VksortBufferRange VksortBindingsCreateInfo::*member;
+        const VksortBufferRequirements& need;
+    };
+    for (const Range& range : {Range{"keys", &VksortBindingsCreateInfo::keys, f.r.keys},
+                               Range{"values", &VksortBindingsCreateInfo::values, f.r.values},
+                               Range{"scratch", &VksortBindingsCreateInfo::scratch, f.r.scratch}}) {
+        INFO(range.name << " range");
+        info = f.good;
+        (info.*range.member).buffer = VK_NULL_HANDLE;
+        EXPECT_INVALID(create(info), std::string(range.name) + ".buffer");
+        info = f.good;
+        (info.*range.member).size = range.need.size - 1;
+        EXPECT_INVALID(create(info), "smaller than");
+        CHECK(recorder.lastContains(range.name));
+        info = f.good;
+        (info.*range.member).size = 0;
+        EXPECT_INVALID(create(info), "smaller than");
+        // Misaligned by less than the alignment (the extra 256 bytes keep it inside the buffer).
+        if (range.need.alignment > 1) {
+            info = f.good;
+            (info.*range.member).offset = range.need.alignment / 2;
+            EXPECT_INVALID(create(info), "multiple of " + std::to_string(range.need.alignment));
+            CHECK(recorder.lastContains(range.name));
+        }
+        info = f.good;
+        (info.*range.member).offset = UINT64_MAX / range.need.alignment * range.need.alignment;
+        (info.*range.member).size = UINT64_MAX / 2;
+        EXPECT_INVALID(create(info), "wraps");
+    }
+
+    // Overlaps inside one buffer: every pair of ranges, by one alignment unit.
+    vkctx::Buffer shared = vktest::context().createBuffer(f.r.keys.size + f.r.values.size + f.r.scratch.size + 4096,
+                                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+    const VkDeviceSize a = f.r.scratch.alignment; // the largest of the three here
+    auto alignUp = [&](VkDeviceSize v) { return (v + a - 1) / a * a; };
+    const VkDeviceSize valuesAt = alignUp(f.r.keys.size), scratchAt = alignUp(valuesAt + f.r.values.size);
+    VksortBindingsCreateInfo packed = f.good;
+    packed.keys = {shared.buffer, 0, f.r.keys.size};
+    packed.values = {shared.buffer, valuesAt, f.r.values.size};
+    packed.scratch = {shared.buffer, scratchAt, f.r.scratch.size};
+    info = packed;
+    info.values.offset -= a;
+    EXPECT_INVALID(create(info), "keys and values ranges overlap");
+    info = packed;
+    info.scratch.offset -= a;
+    EXPECT_INVALID(create(info), "values and scratch ranges overlap");
+    info = packed;
+    info.scratch = {shared.buffer, 0, f.r.scratch.size};
+    info.keys = {shared.buffer, scratchAt, f.r.keys.size};
+    EXPECT_INVALID(create(info), "overlap");
+    info = packed;
+    info.values = info.keys;
+    EXPECT_INVALID(create(info), "overlap");
+    CHECK(bindings == VK_NULL_HANDLE);
+
+    // Ranges that touch without overlapping are fine, and so is a values range left garbage
+    // without values (it is ignored).
+    REQUIRE(create(packed) == VK_SUCCESS);
+    vksortDestroyBindings(sorter, bindings);
+    BindingsFixture keysOnly(sorter, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_NONE, 100);
+    info = keysOnly.good;
+    info.values = {reinterpret_cast<VkBuffer>(uintptr_t(0xBAD)), 3, 1};
+    REQUIRE(create(info) == VK_SUCCESS);
+    EXPECT_INVALID_VOID(vksortDestroyBindings(VK_NULL_HANDLE, bindings), "sorter");
+    vksortDestroyBindings(sorter, bindings);
+    vksortDestroyBindings(sorter, VK_NULL_HANDLE); // no misuse
+    vktest::context().destroyBuffer(shared);
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("one buffer holding keys, values and scratch sorts correctly", "[misuse]") {
+    // The other side of the overlap check: adjacent ranges in one VkBuffer are legal, and the
+    // sort must not spill from one into its neighbour.
+    vkctx::Context& ctx = vktest::context();
+    VksortSorter sorter = vktest::sorter();
+    const uint32_t count = 3 * vktest::properties(sorter).tileSize + 17;
+    for (uint32_t endBit : {32u, 20u}) { // even and odd pass counts
+        VksortMemoryRequirementsInfo ri{nullptr, count, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32};
+        VksortMemoryRequirements r{};
+        REQUIRE(vksortGetMemoryRequirements(sorter, &ri, &r) == VK_SUCCESS);
+        const VkDeviceSize a = std::max({r.keys.alignment, r.values.alignment, r.scratch.alignment});
+        auto alignUp = [&](VkDeviceSize v) { return (v + a - 1) / a * a; };
+        const VkDeviceSize valuesAt = alignUp(r.keys.size), scratchAt = alignUp(valuesAt + r.values.size);
+        vkctx::Buffer all = ctx.createBuffer(scratchAt + r.scratch.size, r.keys.usage | r.values.usage | r.scratch.usage, true);
+        hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, count, {}, endBit);
+        uint8_t* base = static_cast<uint8_t*>(all.mapped);
+        std::memcpy(base, input.keys.data(), input.keys.size());
+        std::memcpy(base + valuesAt, input.values.data(), input.values.size());
+        VksortBindingsCreateInfo bi{nullptr, count, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32,
+                                    {all.buffer, 0, r.keys.size}, {all.buffer, valuesAt, r.values.size},
+                                    {all.buffer, scratchAt, r.scratch.size}};
+        VksortBindings bindings = VK_NULL_HANDLE;
+        REQUIRE(vksortCreateBindings(sorter, &bi, &bindings) == VK_SUCCESS);
+        VksortSortInfo si{};
+        si.bindings = bindings;
+        si.count = count;
+        si.endBit = endBit;
+        VksortSortResult where{};
+        ctx.submitAndWait([&](VkCommandBuffer cmd) {
+            vktest::hostToCompute(cmd);
+            REQUIRE(vksortCmdSort(cmd, sorter, &si, &where) == VK_SUCCESS);
+            vktest::computeToHost(cmd);
+        });
+        REQUIRE(where.keys.buffer == all.buffer);
+        auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, 0, endBit);
+        hostdata::Verdict verdict =
+            hostdata::verify(input, permutation, base + where.keys.offset, base + where.values.offset);
+        INFO(verdict.detail);
+        CHECK(verdict.ok);
+        vksortDestroyBindings(sorter, bindings);
+        ctx.destroyBuffer(all);
+    }
+    vktest::requireCleanValidation();
+}
+
+// ---- Sorting -------------------------------------------------------------------------------
+
+TEST_CASE("sorting: null handles, pNext, count, order, bit ranges, and nothing recorded", "[misuse]") {
+    AssertRecorder recorder;
+    VksortSorter sorter = vktest::sorter({0, 0, 0, true});
+    vktest::BindingsRig rig32(vktest::context(), sorter, VKSORT_KEY_TYPE_INT32, VKSORT_VALUE_TYPE_UINT32, 1000);
+    vktest::BindingsRig rig64(vktest::context(), sorter, VKSORT_KEY_TYPE_FLOAT64, VKSORT_VALUE_TYPE_NONE, 1000);
+    Recording recording;
+    const VkCommandBuffer cmd = recording.cmd;
+    VksortSortInfo good{};
+    good.bindings = rig32.bindings();
+    good.count = 1000;
+    VksortSortResult result;
+    std::memset(&result, 0xAB, sizeof result);
+    const VksortSortResult untouched = result;
+
+    // Each invalid info through both the query and the recording.
+    auto both = [&](const VksortSortInfo& info, const std::string& text, int line) {
+        INFO("case at line " << line);
+        EXPECT_INVALID(vksortGetSortResult(sorter, &info, &result), text);
+        EXPECT_INVALID(vksortCmdSort(cmd, sorter, &info, &result), text);
+        EXPECT_INVALID(vksortCmdSort(cmd, sorter, &info, nullptr), text);
+    };
+    EXPECT_INVALID(vksortCmdSort(VK_NULL_HANDLE, sorter, &good, &result), "commandBuffer");
+    EXPECT_INVALID(vksortCmdSort(cmd, VK_NULL_HANDLE, &good, &result), "sorter");
+    EXPECT_INVALID(vksortCmdSort(cmd, sorter, nullptr, &result), "pInfo");
+    EXPECT_INVALID(vksortGetSortResult(VK_NULL_HANDLE, &good, &result), "sorter");
+    EXPECT_INVALID(vksortGetSortResult(sorter, nullptr, &result), "pInfo");
+    EXPECT_INVALID(vksortGetSortResult(sorter, &good, nullptr), "pResult");
+    int extension = 0;
+    VksortSortInfo info = good;
+    info.pNext = &extension;
+    both(info, "pNext", __LINE__);
+    info = good;
+    info.bindings = VK_NULL_HANDLE;
+    both(info, "bindings", __LINE__);
+    info = good;
+    info.count = 1001;
+    both(info, "count 1001 exceeds the bindings' maxCount 1000", __LINE__);
+    info.count = UINT32_MAX;
+    both(info, "maxCount", __LINE__);
+    for (int bad : {2, 0x7FFFFFFF}) {
+        info = good;
+        info.order = VksortOrder(bad);
+        both(info, "order", __LINE__);
+    }
+    // Bit ranges: empty, reversed, past the key, the key-width marker as a begin.
+    const struct {
+        VksortBindings bindings;
+        uint32_t begin, end;
+    } ranges[] = {{rig32.bindings(), 5, 5}, {rig32.bindings(), 9, 4}, {rig32.bindings(), 0, 33},
+                  {rig32.bindings(), 32, 0}, {rig32.bindings(), 40, 48}, {rig64.bindings(), 64, 0},
+                  {rig64.bindings(), 0, 65}, {rig64.bindings(), 63, 63}, {rig64.bindings(), 60, 33}};
+    for (const auto& range : ranges) {
+        info = good;
+        info.bindings = range.bindings;
+        info.beginBit = range.begin;
+        info.endBit = range.end;
+        INFO("bits " << range.begin << ":" << range.end);
+        both(info, "bit range", __LINE__);
+        info.count = 0; // even with nothing to sort: the request is still wrong
+        both(info, "bit range", __LINE__);
+    }
+    CHECK(std::memcmp(&result, &untouched, sizeof result) == 0);
+
+    // Count 0 is valid and records nothing, timestamps included; the result is still reported.
+    info = good;
+    info.count = 0;
+    info.endBit = 12;
+    const uint32_t commandsBefore = vktest::commandLog().commands;
+    CHECK(vksortCmdSort(cmd, sorter, &info, &result) == VK_SUCCESS);
+    CHECK(vktest::commandLog().commands == commandsBefore);
+    CHECK(result.passCount == 3);
+    CHECK(result.inScratch == VK_TRUE);
+    CHECK(result.keys.buffer == rig32.scratchBuffer());
+    // And a valid sort records something, so the spy really watches this sorter.
+    CHECK(vksortCmdSort(cmd, sorter, &good, nullptr) == VK_SUCCESS);
+    CHECK(vktest::commandLog().commands > commandsBefore);
+    vktest::requireCleanValidation();
+}
