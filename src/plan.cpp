@@ -15,9 +15,12 @@ bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 // that is refused by the shaders (kStatusTooManySubgroups) instead of overrunning the arrays.
 constexpr uint32_t kAssumedSmallestSubgroup = 4;
 
-// The count pass keeps a thread's counts in 8-bit fields, then sums 16-bit fields across a
-// subgroup of at most 128 lanes: 255 keys per thread keeps both from carrying.
-constexpr uint32_t kMaxKeysPerThread = 255;
+// The count pass keeps a thread's counts in 8-bit fields and sums 16-bit fields across a subgroup
+// of at most 128 lanes, so it could take 255 keys per thread; the reorder cannot: its keys live in
+// registers, fully unrolled, and at 255 NVIDIA's 580 driver took 343 s to build one sorter's
+// pipelines (on an H200), lavapipe minutes. Past 32 the registers spill anyway; the defaults are
+// 8 (reorder) and 16 (single workgroup), so 32 leaves tuning room and keeps creation quick.
+constexpr uint32_t kMaxKeysPerThread = 32;
 
 } // namespace
 

@@ -41,7 +41,8 @@ void VKAPI_PTR failOnAssert(const char* message, void*) {
 
 struct Process {
     Process() { vksortSetAssertHandler(failOnAssert, nullptr); }
-    ~Process() {
+    ~Process() { release(); }
+    void release() {
         // Sorters before the device they were created on.
         for (auto& entry : sorters) vksortDestroySorter(entry.second);
         sorters.clear();
@@ -175,6 +176,8 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags 
 }
 
 } // namespace
+
+void shutdown() { process().release(); }
 
 vkctx::Context& context() {
     Process& p = process();

@@ -21,6 +21,10 @@
 namespace vktest {
 
 vkctx::Context& context();
+// Destroys the shared sorters and context. gpu_main.cpp calls it before main returns: left to
+// static destruction it ran after the NVIDIA driver's own exit handlers (the driver is loaded
+// after the first test starts) and crashed the process once every test had passed.
+void shutdown();
 
 // Sorter options beyond the context's defaults.
 struct SorterOptions {

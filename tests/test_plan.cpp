@@ -84,7 +84,13 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     CHECK_FALSE(chooseTileConfig(f, 2048, 0, control, &c, &reason));
     CHECK_FALSE(chooseTileConfig(f, 256, 300, control, &c, &reason));
     CHECK_FALSE(chooseTileConfig(f, 1024, 64, control, &c, &reason));
-    CHECK_FALSE(reason.empty());
+    CHECK(reason.find("at most 32") != std::string::npos);
+    // Ranks are 16-bit: a made-up device with 4096-invocation workgroups and room to spare
+    // still cannot take a 131072-key tile.
+    f.maxWorkgroupInvocations = f.maxWorkgroupSizeX = 4096;
+    f.maxSharedMemoryBytes = 1u << 20;
+    CHECK_FALSE(chooseTileConfig(f, 4096, 32, control, &c, &reason));
+    CHECK(reason.find("131072") != std::string::npos);
 }
 
 TEST_CASE("a required subgroup size bounds every workgroup by maxComputeWorkgroupSubgroups", "[plan]") {

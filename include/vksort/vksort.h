@@ -164,8 +164,9 @@ typedef struct VksortSorterCreateInfo {
     uint32_t requiredSubgroupSize;
     /* Tuning overrides; 0 takes the default chosen for the device. The workgroup size is the
      * invocations per workgroup of the count and reorder passes (a power of two from 16 to the
-     * device's limit); keys per thread sets the tile (workgroup size * keys per thread keys,
-     * which must fit the device's shared memory). */
+     * device's limit); keys per thread (1 to 32) sets the tile (workgroup size * keys per
+     * thread keys, which must fit the device's shared memory). Out of range:
+     * VK_ERROR_FEATURE_NOT_PRESENT, with the reason given to pfnMessageCallback. */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
     /* Optional; see PFN_vksortMessageCallback. */

@@ -1,0 +1,12 @@
+// Catch2's main for the GPU test binaries: runs the tests, then releases the shared Vulkan
+// objects while the driver is still whole (see vktest::shutdown).
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+int main(int argc, char** argv) {
+    int result = Catch::Session().run(argc, argv);
+    vktest::shutdown();
+    return result;
+}
