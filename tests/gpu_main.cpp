@@ -3,7 +3,9 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
-#include "support.hpp"
+namespace vktest {
+void shutdown(); // support.cpp
+}
 
 int main(int argc, char** argv) {
     int result = Catch::Session().run(argc, argv);
