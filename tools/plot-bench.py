@@ -3,6 +3,7 @@
 
     tools/plot-bench.py vksort.json cub.json --out bench.png   # Gkeys/s against count, one panel per key type
     tools/plot-bench.py vksort.json cub.json --table           # markdown: vksort and CUB side by side
+    tools/plot-bench.py vksort.json cub.json --details         # markdown: every field, per configuration
 
 Each line is one (library, key, value) configuration; the dashed line of the same colour is the
 bandwidth floor sort-test measured for it (count / floor_ms: the bytes a reduce-then-scan radix sort
@@ -331,6 +332,66 @@ def table(series):
     return True
 
 
+def pow2_name(count):
+    return f"2^{count.bit_length() - 1}" if count & (count - 1) == 0 else str(count)
+
+
+def details(paths):
+    """Markdown: one table per vksort (key, value), every timing field sort-test wrote, with CUB's
+    median for the same point where a CUB file is given (docs/PERFORMANCE.md's tables)."""
+    vksort, cub = [], {}
+    for path in paths:
+        try:
+            data = load_json(path)
+        except (OSError, ValueError) as error:
+            warn(f"{path}: {error}; skipped")
+            continue
+        results = data.get("results") if isinstance(data, dict) else None
+        if not isinstance(results, list):
+            continue
+        for entry in results:
+            if not isinstance(entry, dict) or number(entry, "count") is None:
+                continue
+            if data.get("library") == "cub":
+                if data.get("launch", "stream") == "stream":
+                    cub[(entry.get("key"), entry.get("value"), int(entry["count"]))] = number(entry, "median_ms")
+            else:
+                vksort.append(entry)
+    if not vksort:
+        warn("--details: no sort-test results")
+        return False
+    configs = sorted({(e["key"], e["value"]) for e in vksort},
+                     key=lambda c: (order_index(c[0], KEY_ORDER), order_index(c[1], VALUE_ORDER)))
+
+    def fmt(entry, field, spec, scale=1.0):
+        v = number(entry, field)
+        return "-" if v is None else format(v * scale, spec)
+
+    for key, value in configs:
+        print(f"### {key} keys, {value} values\n")
+        print("| count | median ms (min-max) | Gkeys/s | count/scan/reorder ms | B/key | shader copy GB/s | floor ms "
+              "| % of floor | CUB ms | vksort/CUB | std::sort ms | verified |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|")
+        rows = sorted((e for e in vksort if e["key"] == key and e["value"] == value), key=lambda e: e["count"])
+        for e in rows:
+            count = int(e["count"])
+            median = number(e, "median_ms")
+            cub_ms = cub.get((key, value, count))
+            cpu = number(e, "cpu_sort_ms")
+            cells = [pow2_name(count),
+                     f"{fmt(e, 'median_ms', '.4f')} ({fmt(e, 'min_ms', '.4f')}-{fmt(e, 'max_ms', '.4f')})",
+                     fmt(e, "keys_per_s", ".2f", 1e-9),
+                     f"{fmt(e, 'count_ms', '.3f')} / {fmt(e, 'scan_ms', '.3f')} / {fmt(e, 'reorder_ms', '.3f')}",
+                     fmt(e, "bytes_per_key", ".0f"), fmt(e, "shader_copy_bytes_per_s", ".0f", 1e-9),
+                     fmt(e, "floor_ms", ".4f"), fmt(e, "fraction_of_floor", ".0%"),
+                     "-" if cub_ms is None else f"{cub_ms:.4f}",
+                     "-" if cub_ms is None or not median else f"{cub_ms / median:.2f}",
+                     "-" if not cpu else f"{cpu:.1f}", str(e.get("verified", "-"))]
+            print("| " + " | ".join(cells) + " |")
+        print()
+    return True
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+", help="JSON from sort-test --bench --json or cub-bench --json")
@@ -338,9 +399,12 @@ def main():
     parser.add_argument("--table", action="store_true", help="print a markdown table, vksort and CUB side by side")
     parser.add_argument("--single", action="store_true", help="one panel for all key types (default: one per key type)")
     parser.add_argument("--log-y", action="store_true", help="logarithmic Gkeys/s axis (shows small counts better)")
+    parser.add_argument("--details", action="store_true", help="print markdown tables of every field, per configuration")
     args = parser.parse_args()
-    if not args.out and not args.table:
-        parser.error("nothing to do: give --out FILE, --table, or both")
+    if not args.out and not args.table and not args.details:
+        parser.error("nothing to do: give --out FILE, --table, --details, or several")
+    if args.details and not (args.out or args.table):
+        return 0 if details(args.files) else 1
 
     sources = load_sources(args.files)
     if not sources:
@@ -349,6 +413,8 @@ def main():
     multi_device = check_comparable(sources)
     series = series_of(sources, multi_device)
     ok = True
+    if args.details:
+        ok = details(args.files) and ok
     if args.table:
         ok = table(series) and ok
     if args.out:
