@@ -2,7 +2,9 @@
 // verified against std::stable_sort. Per batch, every sort gets its own bindings on its own
 // ranges of three shared buffers (so the sorts in one command buffer share no memory and need
 // no barrier between them), a random key type, value kind, order, bit range, count (up to the
-// batch's capacity, sometimes 0 or 1) and direct or indirect count.
+// batch's capacity, sometimes 0 or 1) and direct or indirect count. Guard bands of canary
+// bytes lie before, between and after the ranges; a changed byte there is a failure (a write
+// outside the ranges the bindings declared).
 #include "stress.hpp"
 
 #include <algorithm>
@@ -26,6 +28,27 @@ struct Job {
 };
 
 VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+
+constexpr VkDeviceSize kGuardBytes = 256;
+constexpr uint8_t kCanary = 0xA5;
+
+// Bytes of `buffer` outside every [offset, offset + size) of `ranges` (sorted by offset, not
+// overlapping) that no longer hold the canary.
+uint64_t changedGuardBytes(const vkctx::Buffer& buffer, VkDeviceSize bufferSize,
+                           const std::vector<std::pair<VkDeviceSize, VkDeviceSize>>& ranges) {
+    const uint8_t* bytes = static_cast<const uint8_t*>(buffer.mapped);
+    uint64_t changed = 0;
+    VkDeviceSize at = 0;
+    auto scan = [&](VkDeviceSize end) {
+        for (; at < end; ++at) changed += bytes[at] != kCanary;
+    };
+    for (const auto& r : ranges) {
+        scan(r.first);
+        at = std::max(at, r.first + r.second);
+    }
+    scan(bufferSize);
+    return changed;
+}
 
 } // namespace
 
@@ -59,20 +82,27 @@ int runStress(vkctx::Context& ctx, VksortSorter sorter, const StressOptions& o) 
             j.indirect = rng() % 3 == 0;
             VksortMemoryRequirementsInfo info{nullptr, j.capacity, j.key, j.value};
             if (vksortGetMemoryRequirements(sorter, &info, &j.requirements) != VK_SUCCESS) return 2;
-            j.keysOffset = alignUp(keysSize, j.requirements.keys.alignment);
+            j.keysOffset = alignUp(keysSize + kGuardBytes, j.requirements.keys.alignment);
             keysSize = j.keysOffset + j.requirements.keys.size;
-            j.valuesOffset = alignUp(valuesSize, std::max<VkDeviceSize>(j.requirements.values.alignment, 1));
+            j.valuesOffset = alignUp(valuesSize + kGuardBytes, std::max<VkDeviceSize>(j.requirements.values.alignment, 1));
             valuesSize = j.valuesOffset + j.requirements.values.size;
-            j.scratchOffset = alignUp(scratchSize, j.requirements.scratch.alignment);
+            j.scratchOffset = alignUp(scratchSize + kGuardBytes, j.requirements.scratch.alignment);
             scratchSize = j.scratchOffset + j.requirements.scratch.size;
-            j.countOffset = countSize;
-            countSize += 4;
+            j.countOffset = countSize + kGuardBytes;
+            countSize = j.countOffset + 4;
         }
+        keysSize += kGuardBytes;
+        valuesSize += kGuardBytes;
+        scratchSize += kGuardBytes;
+        countSize += kGuardBytes;
         VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
         vkctx::Buffer keys = ctx.createBuffer(keysSize, usage, true);
         vkctx::Buffer values = ctx.createBuffer(std::max<VkDeviceSize>(valuesSize, 16), usage, true);
         vkctx::Buffer scratch = ctx.createBuffer(scratchSize, usage, true);
         vkctx::Buffer counts = ctx.createBuffer(countSize, usage, true);
+        for (auto [b, size] : {std::pair{&keys, keysSize}, {&values, valuesSize}, {&scratch, scratchSize}, {&counts, countSize}}) {
+            std::memset(b->mapped, kCanary, size);
+        }
         for (Job& j : jobs) {
             j.input = hostdata::generate(j.key, j.value, j.count, hostdata::Distribution{}, rng());
             // (memcpy needs valid pointers even for 0 bytes; an empty vector's data() may be null.)
@@ -135,11 +165,27 @@ int runStress(vkctx::Context& ctx, VksortSorter sorter, const StressOptions& o) 
             }
             vksortDestroyBindings(sorter, j.bindings);
         }
+        std::vector<std::pair<VkDeviceSize, VkDeviceSize>> keyRanges, valueRanges, scratchRanges, countRanges;
+        for (const Job& j : jobs) {
+            keyRanges.emplace_back(j.keysOffset, j.requirements.keys.size);
+            if (j.value != VKSORT_VALUE_TYPE_NONE) valueRanges.emplace_back(j.valuesOffset, j.requirements.values.size);
+            scratchRanges.emplace_back(j.scratchOffset, j.requirements.scratch.size);
+            countRanges.emplace_back(j.countOffset, 4);
+        }
+        uint64_t changed = changedGuardBytes(keys, keysSize, keyRanges) + changedGuardBytes(values, valuesSize, valueRanges) +
+                           changedGuardBytes(scratch, scratchSize, scratchRanges) +
+                           changedGuardBytes(counts, countSize, countRanges);
+        if (changed != 0) {
+            ++failures;
+            std::printf("sort-test --stress: FAILED batch %u: %llu guard bytes outside the declared ranges changed\n", batch,
+                        static_cast<unsigned long long>(changed));
+        }
         for (vkctx::Buffer* b : {&keys, &values, &scratch, &counts}) ctx.destroyBuffer(*b);
     }
     size_t validation = ctx.validationMessageCount();
-    std::printf("sort-test --stress: %llu sorts in %u submissions, %llu failed, %zu validation messages\n",
+    std::printf("sort-test --stress: %llu sorts in %u submissions, %llu failed, %zu validation messages; guard bands "
+                "around every range checked (%u bytes each)\n",
                 static_cast<unsigned long long>(sorts), o.batches, static_cast<unsigned long long>(failures),
-                validation);
+                validation, unsigned(kGuardBytes));
     return failures == 0 && validation == 0 ? 0 : 1;
 }
