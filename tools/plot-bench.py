@@ -113,8 +113,8 @@ class Source:
             warn(f"{path}: {skipped} result(s) without key/count/time skipped")
 
 
-def load_sources(paths):
-    sources = []
+def load_objects(paths):
+    """(path, top-level object) of each file that parses to a JSON object; the others are warned of."""
     for path in paths:
         try:
             data = load_json(path)
@@ -124,6 +124,12 @@ def load_sources(paths):
         if not isinstance(data, dict):
             warn(f"{path}: not a JSON object; skipped")
             continue
+        yield path, data
+
+
+def load_sources(paths):
+    sources = []
+    for path, data in load_objects(paths):
         source = Source(path, data)
         if source.points:
             sources.append(source)
@@ -340,13 +346,8 @@ def details(paths):
     """Markdown: one table per vksort (key, value), every timing field sort-test wrote, with CUB's
     median for the same point where a CUB file is given (docs/PERFORMANCE.md's tables)."""
     vksort, cub = [], {}
-    for path in paths:
-        try:
-            data = load_json(path)
-        except (OSError, ValueError) as error:
-            warn(f"{path}: {error}; skipped")
-            continue
-        results = data.get("results") if isinstance(data, dict) else None
+    for _, data in load_objects(paths):
+        results = data.get("results")
         if not isinstance(results, list):
             continue
         for entry in results:
