@@ -26,6 +26,7 @@ struct Options {
     bool listDevices = false;
     vkctx::ContextOptions context;
     uint32_t count = 1u << 20;
+    bool countMax = false; // --count max: the sorter's maxCount32 or maxCount64
     VksortKeyType keyType = VKSORT_KEY_TYPE_UINT32;
     VksortValueType valueType = VKSORT_VALUE_TYPE_NONE;
     VksortOrder order = VKSORT_ORDER_ASCENDING;
@@ -55,7 +56,8 @@ void usage() {
         "usage: sort-test [options]\n"
         "  --list-devices            list Vulkan devices and exit\n"
         "  --device INDEX|NAME       device by index or name substring (default: best present)\n"
-        "  --count N                 keys to sort (default 1048576)\n"
+        "  --count N|max             keys to sort (default 1048576; max: the most one binding can hold,\n"
+        "                            the sorter's maxCount32 or maxCount64)\n"
         "  --key u32|i32|f32|u64|i64|f64          key type (default u32)\n"
         "  --value none|u32|u64|index             values moved with the keys (default none)\n"
         "  --order asc|desc          sort order (default asc)\n"
@@ -130,8 +132,10 @@ bool parse(int argc, char** argv, Options* o) {
             if (parseUnsigned(d, 1u << 20, &v)) o->context.deviceIndex = int(v);
             else o->context.deviceName = d;
         } else if (a == "--count") {
-            if (!parseUnsigned(next(), UINT32_MAX, &v)) return false;
-            o->count = uint32_t(v);
+            std::string n = next();
+            o->countMax = n == "max";
+            if (!o->countMax && !parseUnsigned(n, UINT32_MAX, &v)) return false;
+            o->count = o->countMax ? 0 : uint32_t(v);
         } else if (a == "--key") {
             if (!hostdata::parseKeyType(next(), &o->keyType)) return false;
         } else if (a == "--value") {
@@ -472,6 +476,12 @@ int main(int argc, char** argv) {
     }
     vkctx::Context ctx(o.context);
     VksortSorter sorter = createSorter(ctx, o);
+    if (o.countMax) {
+        VksortSorterProperties properties{};
+        vksortGetSorterProperties(sorter, &properties);
+        const bool wide = hostdata::keyBytes(o.keyType) == 8 || hostdata::valueBytes(o.valueType) == 8;
+        o.count = wide ? properties.maxCount64 : properties.maxCount32;
+    }
     o.stressOptions.seed = o.seed;
     int status = o.stress ? runStress(ctx, sorter, o.stressOptions)
                  : o.bench ? runBench(ctx, sorter, o)
