@@ -23,6 +23,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "hostdata.hpp"
+#include "toolutil.hpp"
+
 namespace {
 
 // ---- Errors ------------------------------------------------------------------------------------
@@ -39,30 +42,28 @@ void checkCuda(cudaError_t status, const char* call, const char* file, int line)
 // Variadic so that a call with template arguments (commas outside parentheses) passes whole.
 #define CUDA_CHECK(...) checkCuda((__VA_ARGS__), #__VA_ARGS__, __FILE__, __LINE__)
 
-// ---- Types -------------------------------------------------------------------------------------
+// ---- Types ----------------------------------------------------------------------------------
 
-// The same names, in the same order, as sort-test (tools/common/hostdata.cpp), so JSON from both
-// tools matches key for key.
-enum class KeyKind { U32, I32, F32, U64, I64, F64 };
-enum class ValueKind { None, U32, U64, Index };
-const char* const kKeyNames[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
-const char* const kValueNames[] = {"none", "u32", "u64", "index"};
-
-const char* toString(KeyKind k) { return kKeyNames[int(k)]; }
-const char* toString(ValueKind v) { return kValueNames[int(v)]; }
-uint32_t keyBytes(KeyKind k) { return k >= KeyKind::U64 ? 8u : 4u; }
-uint32_t keyBits(KeyKind k) { return keyBytes(k) * 8u; }
-bool isFloat(KeyKind k) { return k == KeyKind::F32 || k == KeyKind::F64; }
-// Bytes per element in the values buffer; an argsort sorts 32-bit indices.
-uint32_t valueBytes(ValueKind v) { return v == ValueKind::U64 ? 8u : v == ValueKind::None ? 0u : 4u; }
+// Key and value kinds, their names and sizes, the uniform input and the comparison with
+// std::stable_sort are sort-test's own (tools/common/hostdata), so that one seed gives both tools
+// the same input and their JSON matches key for key.
+using hostdata::isFloat;
+using hostdata::keyBits;
+using hostdata::keyBytes;
+using hostdata::toString;
+using hostdata::valueBytes;
+using toolutil::parseUnsigned;
+using toolutil::split;
+using toolutil::Stats;
+using toolutil::statsOf;
 
 // ---- Options -----------------------------------------------------------------------------------
 
 struct Options {
     int device = 0;
     std::vector<uint32_t> counts;
-    std::vector<KeyKind> keys;
-    std::vector<ValueKind> values;
+    std::vector<VksortKeyType> keys;
+    std::vector<VksortValueType> values;
     bool descending = false;
     uint32_t beginBit = 0, endBit = 0; // endBit 0: all bits of the key type, as in sort-test
     uint32_t reps = 20;
@@ -94,47 +95,6 @@ void usage() {
         "  --json FILE               also write the results there ('-' for stdout)\n");
 }
 
-bool parseUnsigned(const std::string& text, uint64_t max, uint64_t* out) {
-    uint64_t v = 0;
-    size_t caret = text.find('^');
-    char* end = nullptr;
-    if (caret != std::string::npos) { // 2^N
-        if (text.substr(0, caret) != "2") return false;
-        unsigned long e = std::strtoul(text.c_str() + caret + 1, &end, 10);
-        if (end == text.c_str() + caret + 1 || *end != '\0' || e > 63) return false;
-        v = uint64_t(1) << e;
-    } else {
-        v = std::strtoull(text.c_str(), &end, 0);
-        if (end == text.c_str() || *end != '\0') return false;
-    }
-    if (v > max) return false;
-    *out = v;
-    return true;
-}
-
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (start <= s.size()) {
-        size_t comma = s.find(',', start);
-        if (comma == std::string::npos) comma = s.size();
-        if (comma > start) out.push_back(s.substr(start, comma - start));
-        start = comma + 1;
-    }
-    return out;
-}
-
-template <typename E, size_t N>
-bool parseName(const std::string& text, const char* const (&names)[N], E* out) {
-    for (size_t i = 0; i < N; ++i) {
-        if (text == names[i]) {
-            *out = E(i);
-            return true;
-        }
-    }
-    return false;
-}
-
 bool parse(int argc, char** argv, Options* o) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -156,14 +116,14 @@ bool parse(int argc, char** argv, Options* o) {
             }
         } else if (a == "--keys") {
             for (const std::string& k : split(next())) {
-                KeyKind t;
-                if (!parseName(k, kKeyNames, &t)) return false;
+                VksortKeyType t;
+                if (!hostdata::parseKeyType(k, &t)) return false;
                 o->keys.push_back(t);
             }
         } else if (a == "--values") {
             for (const std::string& k : split(next())) {
-                ValueKind t;
-                if (!parseName(k, kValueNames, &t)) return false;
+                VksortValueType t;
+                if (!hostdata::parseValueType(k, &t)) return false;
                 o->values.push_back(t);
             }
         } else if (a == "--order") {
@@ -206,81 +166,14 @@ bool parse(int argc, char** argv, Options* o) {
     }
     std::sort(o->counts.begin(), o->counts.end());
     o->counts.erase(std::unique(o->counts.begin(), o->counts.end()), o->counts.end());
-    if (o->keys.empty()) o->keys.push_back(KeyKind::U32);
-    if (o->values.empty()) o->values.push_back(ValueKind::None);
+    if (o->keys.empty()) o->keys.push_back(VKSORT_KEY_TYPE_UINT32);
+    if (o->values.empty()) o->values.push_back(VKSORT_VALUE_TYPE_NONE);
     // Fewer than 10 samples make the median a coin toss between neighbours; sort-test clamps too.
     o->reps = std::max(o->reps, 10u);
     return true;
 }
 
 // ---- Host data ---------------------------------------------------------------------------------
-
-// Uniform keys exactly as sort-test draws them (hostdata::generate with the uniform distribution:
-// the same generator, seeding and draws), so that one seed gives both tools the same input. Floats
-// are random bit patterns with one key in eight replaced by a special value, so every IEEE class
-// occurs (zeros of both signs, infinities, NaNs, denormals).
-uint64_t randomKey(std::mt19937_64& rng, KeyKind type) {
-    uint64_t v = rng();
-    if (isFloat(type) && rng() % 8 == 0) {
-        bool wide = type == KeyKind::F64;
-        uint64_t sign = wide ? uint64_t(1) << 63 : uint64_t(1) << 31;
-        uint64_t inf = wide ? 0x7FF0000000000000ull : 0x7F800000ull;
-        uint64_t quiet = wide ? 0x0008000000000000ull : 0x00400000ull;
-        uint64_t payloadMask = wide ? 0x0007FFFFFFFFFFFFull : 0x003FFFFFull;
-        switch (rng() % 6) {
-        case 0: v = 0; break;                                                             // +0.0
-        case 1: v = sign; break;                                                          // -0.0
-        case 2: v = inf | (rng() % 2 ? sign : 0); break;                                  // +-inf
-        case 3: v = inf | quiet | (rng() & payloadMask) | (rng() % 2 ? sign : 0); break;  // quiet NaNs
-        case 4: v = inf | 1 | (rng() & payloadMask) | (rng() % 2 ? sign : 0); break;      // signalling NaNs
-        default: v = (rng() % 2 ? sign : 0) | (rng() & (wide ? 0x000FFFFFFFFFFFFFull : 0x007FFFFFull)); break;
-        }
-    }
-    if (keyBits(type) != 64) v &= 0xFFFFFFFFull;
-    return v;
-}
-
-struct HostInput {
-    KeyKind keyType;
-    ValueKind valueType;
-    uint32_t count;
-    std::vector<uint8_t> keys;   // little-endian key bits, what the device buffer holds
-    std::vector<uint8_t> values; // empty for none and index
-
-    uint64_t key(uint32_t i) const {
-        uint64_t v = 0;
-        std::memcpy(&v, keys.data() + size_t(i) * keyBytes(keyType), keyBytes(keyType));
-        return v;
-    }
-    uint64_t value(uint32_t i) const {
-        uint32_t vb = valueBytes(valueType);
-        uint64_t v = 0;
-        if (!values.empty()) std::memcpy(&v, values.data() + size_t(i) * vb, vb);
-        return v;
-    }
-};
-
-HostInput generate(KeyKind keyType, ValueKind valueType, uint32_t count, uint64_t seed) {
-    HostInput d{keyType, valueType, count, {}, {}};
-    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 1);
-    uint32_t kb = keyBytes(keyType);
-    d.keys.resize(size_t(count) * kb);
-    for (uint32_t i = 0; i < count; ++i) {
-        uint64_t k = randomKey(rng, keyType);
-        std::memcpy(d.keys.data() + size_t(i) * kb, &k, kb);
-    }
-    if (valueType == ValueKind::U32 || valueType == ValueKind::U64) {
-        // Unique per element (the index, with a fixed pattern in the high word for u64), as in
-        // sort-test: it makes a lost or reordered value, and so instability, visible.
-        uint32_t vb = valueBytes(valueType);
-        d.values.resize(size_t(count) * vb);
-        for (uint32_t i = 0; i < count; ++i) {
-            uint64_t v = valueType == ValueKind::U64 ? (uint64_t(~i) << 32) | i : i;
-            std::memcpy(d.values.data() + size_t(i) * vb, &v, vb);
-        }
-    }
-    return d;
-}
 
 // What CUB sorts by, as an unsigned integer whose ascending order is the requested one: the
 // documented transformations of cub::DeviceRadixSort (signed: flip the sign bit; float: flip the
@@ -293,7 +186,7 @@ HostInput generate(KeyKind keyType, ValueKind valueType, uint32_t count, uint64_
 // the pattern +0.0 has *before* the flip; its other paths give both zeros +0.0's pattern after it.
 // The two orders are the same over all bits, since no other key lies between those two patterns,
 // but not over a partial bit range (--bits) of a descending float sort, where either may occur.
-uint64_t sortKey(uint64_t bits, KeyKind type, bool descending, uint32_t beginBit, uint32_t endBit,
+uint64_t sortKey(uint64_t bits, VksortKeyType type, bool descending, uint32_t beginBit, uint32_t endBit,
                  bool onesweepZeros = false) {
     uint32_t width = keyBits(type);
     uint64_t sign = uint64_t(1) << (width - 1);
@@ -302,10 +195,10 @@ uint64_t sortKey(uint64_t bits, KeyKind type, bool descending, uint32_t beginBit
     if (zero) bits = 0; // -0.0 sorts as +0.0
     uint64_t ordered = bits;
     switch (type) {
-    case KeyKind::I32:
-    case KeyKind::I64: ordered ^= sign; break;
-    case KeyKind::F32:
-    case KeyKind::F64: ordered ^= (bits & sign) ? all : sign; break;
+    case VKSORT_KEY_TYPE_INT32:
+    case VKSORT_KEY_TYPE_INT64: ordered ^= sign; break;
+    case VKSORT_KEY_TYPE_FLOAT32:
+    case VKSORT_KEY_TYPE_FLOAT64: ordered ^= (bits & sign) ? all : sign; break;
     default: break;
     }
     if (descending && !(zero && onesweepZeros)) ordered ^= all;
@@ -315,15 +208,10 @@ uint64_t sortKey(uint64_t bits, KeyKind type, bool descending, uint32_t beginBit
     return (ordered >> beginBit) & mask;
 }
 
-std::string hex(uint64_t v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
-    return text;
-}
-
-// Compares the device's result with std::stable_sort of the input under sortKey: keys bit for
-// bit, values (or, for an argsort, the permutation itself) exactly. Returns "" when they match.
-std::string verifyAs(const HostInput& in, bool descending, uint32_t beginBit, uint32_t endBit, bool onesweepZeros,
+// std::stable_sort of the input under sortKey, compared with the device's result by
+// hostdata::verify (keys bit for bit, values or the argsort's permutation exactly). Returns ""
+// when they match.
+std::string verifyAs(const hostdata::Data& in, bool descending, uint32_t beginBit, uint32_t endBit, bool onesweepZeros,
                      const std::vector<uint8_t>& outKeys, const std::vector<uint8_t>& outValues) {
     std::vector<uint64_t> order(in.count);
     for (uint32_t i = 0; i < in.count; ++i) {
@@ -332,29 +220,13 @@ std::string verifyAs(const HostInput& in, bool descending, uint32_t beginBit, ui
     std::vector<uint32_t> permutation(in.count);
     for (uint32_t i = 0; i < in.count; ++i) permutation[i] = i;
     std::stable_sort(permutation.begin(), permutation.end(), [&](uint32_t a, uint32_t b) { return order[a] < order[b]; });
-    uint32_t kb = keyBytes(in.keyType), vb = valueBytes(in.valueType);
-    for (uint32_t i = 0; i < in.count; ++i) {
-        uint64_t got = 0;
-        std::memcpy(&got, outKeys.data() + size_t(i) * kb, kb);
-        uint64_t want = in.key(permutation[i]);
-        if (got != want) {
-            return "key at " + std::to_string(i) + " is " + hex(got) + ", expected " + hex(want) + " (input index " +
-                   std::to_string(permutation[i]) + ")";
-        }
-        if (vb == 0) continue;
-        uint64_t gotValue = 0;
-        std::memcpy(&gotValue, outValues.data() + size_t(i) * vb, vb);
-        uint64_t wantValue = in.valueType == ValueKind::Index ? permutation[i] : in.value(permutation[i]);
-        if (gotValue != wantValue) {
-            return "value at " + std::to_string(i) + " is " + std::to_string(gotValue) + ", expected " +
-                   std::to_string(wantValue) + " (order, permutation or stability broken)";
-        }
-    }
-    return "";
+    hostdata::Verdict verdict =
+        hostdata::verify(in, permutation, outKeys.data(), outValues.empty() ? nullptr : outValues.data());
+    return verdict.ok ? "" : verdict.detail;
 }
 
 // verifyAs under CUB's order; where its two treatments of zeros differ (sortKey), either passes.
-std::string verify(const HostInput& in, bool descending, uint32_t beginBit, uint32_t endBit,
+std::string verify(const hostdata::Data& in, bool descending, uint32_t beginBit, uint32_t endBit,
                    const std::vector<uint8_t>& outKeys, const std::vector<uint8_t>& outValues) {
     std::string failure = verifyAs(in, descending, beginBit, endBit, false, outKeys, outValues);
     bool partial = beginBit != 0 || (endBit != 0 && endBit != keyBits(in.keyType));
@@ -380,18 +252,18 @@ struct Buffers {
     void* pristineValues = nullptr; // u32 and u64 values only; the argsort's are written by iotaKernel
     uint32_t capacity = 0;
 
-    static size_t bytesFor(KeyKind k, ValueKind v, uint32_t count) {
+    static size_t bytesFor(VksortKeyType k, VksortValueType v, uint32_t count) {
         size_t kb = size_t(count) * keyBytes(k), vb = size_t(count) * valueBytes(v);
-        bool pristineValues = v == ValueKind::U32 || v == ValueKind::U64;
+        bool pristineValues = v == VKSORT_VALUE_TYPE_UINT32 || v == VKSORT_VALUE_TYPE_UINT64;
         return 3 * kb + (pristineValues ? 3 : 2) * vb;
     }
-    Buffers(KeyKind k, ValueKind v, uint32_t count) : capacity(count) {
+    Buffers(VksortKeyType k, VksortValueType v, uint32_t count) : capacity(count) {
         size_t kb = size_t(count) * keyBytes(k), vb = size_t(count) * valueBytes(v);
         for (void*& p : keys) CUDA_CHECK(cudaMalloc(&p, kb));
         CUDA_CHECK(cudaMalloc(&pristineKeys, kb));
         if (vb != 0) {
             for (void*& p : values) CUDA_CHECK(cudaMalloc(&p, vb));
-            if (v != ValueKind::Index) CUDA_CHECK(cudaMalloc(&pristineValues, vb));
+            if (v != VKSORT_VALUE_TYPE_INDEX) CUDA_CHECK(cudaMalloc(&pristineValues, vb));
         }
     }
     ~Buffers() {
@@ -419,25 +291,9 @@ cudaError_t cubSort(void* temp, size_t& tempBytes, cub::DoubleBuffer<K>& keys, c
     }
 }
 
-struct Stats {
-    double median = 0, min = 0, max = 0;
-};
-
-// As sort-test's statsOf: the mean of the two middle samples for an even count.
-Stats statsOf(std::vector<double> v) {
-    Stats s;
-    if (v.empty()) return s;
-    std::sort(v.begin(), v.end());
-    s.min = v.front();
-    s.max = v.back();
-    size_t n = v.size();
-    s.median = n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    return s;
-}
-
 struct Point {
-    KeyKind key;
-    ValueKind value;
+    VksortKeyType key;
+    VksortValueType value;
     uint32_t count;
     Stats ms;
     size_t tempBytes;
@@ -447,7 +303,7 @@ struct Point {
 // Sorts `in` (already uploaded to the pristine buffers) and times it. Returns false only for a
 // verification failure; CUDA errors end the program.
 template <typename K, typename V>
-bool runPoint(const Options& o, Buffers& b, const HostInput& in, cudaStream_t stream, Point* p) {
+bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, Point* p) {
     constexpr bool kPairs = !std::is_same_v<V, cub::NullType>;
     const uint32_t n = in.count;
     const size_t keyBytesTotal = size_t(n) * sizeof(K);
@@ -466,7 +322,7 @@ bool runPoint(const Options& o, Buffers& b, const HostInput& in, cudaStream_t st
     auto restore = [&]() {
         CUDA_CHECK(cudaMemcpyAsync(b.keys[0], b.pristineKeys, keyBytesTotal, cudaMemcpyDeviceToDevice, stream));
         if constexpr (kPairs) {
-            if (in.valueType == ValueKind::Index) {
+            if (in.valueType == VKSORT_VALUE_TYPE_INDEX) {
                 iotaKernel<<<std::min<uint32_t>(n / 256 + 1, 4096), 256, 0, stream>>>(static_cast<uint32_t*>(b.values[0]), n);
                 CUDA_CHECK(cudaGetLastError());
             } else {
@@ -587,26 +443,26 @@ bool runPoint(const Options& o, Buffers& b, const HostInput& in, cudaStream_t st
 }
 
 template <typename K>
-bool runPointForKey(const Options& o, Buffers& b, const HostInput& in, cudaStream_t stream, Point* p) {
+bool runPointForKey(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, Point* p) {
     switch (in.valueType) {
-    case ValueKind::None: return runPoint<K, cub::NullType>(o, b, in, stream, p);
-    case ValueKind::U32:
-    case ValueKind::Index: return runPoint<K, uint32_t>(o, b, in, stream, p);
-    case ValueKind::U64: return runPoint<K, uint64_t>(o, b, in, stream, p);
+    case VKSORT_VALUE_TYPE_NONE: return runPoint<K, cub::NullType>(o, b, in, stream, p);
+    case VKSORT_VALUE_TYPE_UINT32:
+    case VKSORT_VALUE_TYPE_INDEX: return runPoint<K, uint32_t>(o, b, in, stream, p);
+    case VKSORT_VALUE_TYPE_UINT64: return runPoint<K, uint64_t>(o, b, in, stream, p);
+    default: return false; // parse() admits only the four kinds
     }
-    return false;
 }
 
-bool dispatchPoint(const Options& o, Buffers& b, const HostInput& in, cudaStream_t stream, Point* p) {
+bool dispatchPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, Point* p) {
     switch (in.keyType) {
-    case KeyKind::U32: return runPointForKey<uint32_t>(o, b, in, stream, p);
-    case KeyKind::I32: return runPointForKey<int32_t>(o, b, in, stream, p);
-    case KeyKind::F32: return runPointForKey<float>(o, b, in, stream, p);
-    case KeyKind::U64: return runPointForKey<uint64_t>(o, b, in, stream, p);
-    case KeyKind::I64: return runPointForKey<int64_t>(o, b, in, stream, p);
-    case KeyKind::F64: return runPointForKey<double>(o, b, in, stream, p);
+    case VKSORT_KEY_TYPE_UINT32: return runPointForKey<uint32_t>(o, b, in, stream, p);
+    case VKSORT_KEY_TYPE_INT32: return runPointForKey<int32_t>(o, b, in, stream, p);
+    case VKSORT_KEY_TYPE_FLOAT32: return runPointForKey<float>(o, b, in, stream, p);
+    case VKSORT_KEY_TYPE_UINT64: return runPointForKey<uint64_t>(o, b, in, stream, p);
+    case VKSORT_KEY_TYPE_INT64: return runPointForKey<int64_t>(o, b, in, stream, p);
+    case VKSORT_KEY_TYPE_FLOAT64: return runPointForKey<double>(o, b, in, stream, p);
+    default: return false; // parse() admits only the six types
     }
-    return false;
 }
 
 // ---- Output ------------------------------------------------------------------------------------
@@ -698,7 +554,7 @@ int main(int argc, char** argv) {
         usage();
         return 2;
     }
-    for (KeyKind k : o.keys) {
+    for (VksortKeyType k : o.keys) {
         if (o.endBit > keyBits(k) || o.beginBit >= (o.endBit == 0 ? keyBits(k) : o.endBit)) {
             std::fprintf(stderr, "--bits %u:%u is past the end of %s keys\n", o.beginBit, o.endBit, toString(k));
             return 2;
@@ -725,8 +581,8 @@ int main(int argc, char** argv) {
 
     std::vector<Point> points;
     bool allOk = true;
-    for (KeyKind key : o.keys) {
-        for (ValueKind value : o.values) {
+    for (VksortKeyType key : o.keys) {
+        for (VksortValueType value : o.values) {
             // Drop the counts whose buffers do not fit in free memory (keeping a margin for CUB's
             // temporary storage and the context), rather than failing the whole sweep.
             size_t freeBytes = 0, totalBytes = 0;
@@ -741,7 +597,7 @@ int main(int argc, char** argv) {
             if (counts.empty()) continue;
             Buffers buffers(key, value, counts.back());
             for (uint32_t count : counts) {
-                HostInput in = generate(key, value, count, o.seed);
+                hostdata::Data in = hostdata::generate(key, value, count, hostdata::Distribution{}, o.seed);
                 CUDA_CHECK(cudaMemcpy(buffers.pristineKeys, in.keys.data(), in.keys.size(), cudaMemcpyHostToDevice));
                 if (!in.values.empty()) {
                     CUDA_CHECK(cudaMemcpy(buffers.pristineValues, in.values.data(), in.values.size(), cudaMemcpyHostToDevice));

@@ -72,6 +72,7 @@ const char* toString(VksortKeyType type) { return kKeyNames[int(type)]; }
 const char* toString(VksortValueType type) { return kValueNames[int(type)]; }
 uint32_t keyBytes(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT64 ? 8u : 4u; }
 uint32_t keyBits(VksortKeyType type) { return keyBytes(type) * 8u; }
+bool isFloat(VksortKeyType type) { return type == VKSORT_KEY_TYPE_FLOAT32 || type == VKSORT_KEY_TYPE_FLOAT64; }
 uint32_t valueBytes(VksortValueType type) {
     return type == VKSORT_VALUE_TYPE_UINT64 ? 8u : type == VKSORT_VALUE_TYPE_NONE ? 0u : 4u;
 }
@@ -90,8 +91,6 @@ uint64_t Data::value(uint32_t i) const {
 }
 
 namespace {
-
-bool isFloat(VksortKeyType t) { return t == VKSORT_KEY_TYPE_FLOAT32 || t == VKSORT_KEY_TYPE_FLOAT64; }
 
 // A random key: bit patterns below 2^bits; floats mix in the special values.
 uint64_t randomKey(std::mt19937_64& rng, VksortKeyType type, uint32_t bits) {

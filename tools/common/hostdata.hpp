@@ -26,6 +26,7 @@ const char* toString(VksortValueType type);
 uint32_t keyBytes(VksortKeyType type);
 uint32_t valueBytes(VksortValueType type); // what the values buffer holds per element
 uint32_t keyBits(VksortKeyType type);
+bool isFloat(VksortKeyType type);
 
 // Keys and values as raw little-endian bytes, exactly what the GPU buffers hold.
 struct Data {

@@ -17,6 +17,7 @@
 
 #include "hostdata.hpp"
 #include "rig.hpp"
+#include "toolutil.hpp"
 #include "stress.hpp"
 #include "vkcontext.hpp"
 
@@ -85,35 +86,8 @@ void usage() {
         "                            indirect), SORTS per command buffer, BATCHES submissions, all verified\n");
 }
 
-bool parseUnsigned(const std::string& text, uint64_t max, uint64_t* out) {
-    uint64_t v = 0;
-    size_t caret = text.find('^');
-    char* end = nullptr;
-    if (caret != std::string::npos) { // 2^N
-        if (text.substr(0, caret) != "2") return false;
-        unsigned long e = std::strtoul(text.c_str() + caret + 1, &end, 10);
-        if (*end != '\0' || e > 63) return false;
-        v = uint64_t(1) << e;
-    } else {
-        v = std::strtoull(text.c_str(), &end, 0);
-        if (end == text.c_str() || *end != '\0') return false;
-    }
-    if (v > max) return false;
-    *out = v;
-    return true;
-}
-
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (start <= s.size()) {
-        size_t comma = s.find(',', start);
-        if (comma == std::string::npos) comma = s.size();
-        if (comma > start) out.push_back(s.substr(start, comma - start));
-        start = comma + 1;
-    }
-    return out;
-}
+using toolutil::parseUnsigned;
+using toolutil::split;
 
 bool parse(int argc, char** argv, Options* o) {
     for (int i = 1; i < argc; ++i) {

@@ -9,17 +9,6 @@ namespace sorttest {
 extern const vksort::SpirvBlob kSpirvBlobs[];
 }
 
-Stats statsOf(std::vector<double> values) {
-    Stats s;
-    if (values.empty()) return s;
-    std::sort(values.begin(), values.end());
-    s.min = values.front();
-    s.max = values.back();
-    size_t n = values.size();
-    s.median = n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-    return s;
-}
-
 SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
                  uint32_t capacity, bool indirect)
     : ctx_(ctx), sorter_(sorter), keyType_(keyType), valueType_(valueType), capacity_(capacity), indirect_(indirect) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hostdata.hpp"
+#include "toolutil.hpp"
 #include "vkcontext.hpp"
 
 struct RunTimes {
@@ -16,10 +17,8 @@ struct RunTimes {
     double kinds[3] = {};   // ms in count, scan and reorder dispatches (summed over passes)
 };
 
-struct Stats {
-    double median = 0, min = 0, max = 0;
-};
-Stats statsOf(std::vector<double> values);
+using toolutil::Stats;
+using toolutil::statsOf;
 
 class SortRig {
 public:
