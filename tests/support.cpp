@@ -270,6 +270,20 @@ CommandLog& commandLog() { return g_log; }
 
 PFN_vkGetDeviceProcAddr spyGetDeviceProcAddr() { return spyGetDeviceProcAddrImpl; }
 
+ThreadCommands::ThreadCommands(vkctx::Context& ctx, VkCommandPoolCreateFlags flags) : ctx_(ctx) {
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.queueFamilyIndex = ctx.queueFamily();
+    poolInfo.flags = flags;
+    VKCTX_CHECK(vkCreateCommandPool(ctx.device(), &poolInfo, nullptr, &pool_));
+    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocate.commandPool = pool_;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    VKCTX_CHECK(vkAllocateCommandBuffers(ctx.device(), &allocate, &buffer_));
+}
+
+ThreadCommands::~ThreadCommands() { vkDestroyCommandPool(ctx_.device(), pool_, nullptr); }
+
 void hostToCompute(VkCommandBuffer cmd) {
     memoryBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);

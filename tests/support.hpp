@@ -90,6 +90,22 @@ struct CommandLog {
 CommandLog& commandLog();
 PFN_vkGetDeviceProcAddr spyGetDeviceProcAddr();
 
+// A command pool with one primary command buffer: what each recording thread needs of its own
+// (Vulkan forbids recording from two threads into buffers of one pool). Destroys the pool.
+class ThreadCommands {
+public:
+    ThreadCommands(vkctx::Context& ctx, VkCommandPoolCreateFlags flags = 0);
+    ~ThreadCommands();
+    ThreadCommands(const ThreadCommands&) = delete;
+    ThreadCommands& operator=(const ThreadCommands&) = delete;
+    VkCommandBuffer buffer() const { return buffer_; }
+
+private:
+    vkctx::Context& ctx_;
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    VkCommandBuffer buffer_ = VK_NULL_HANDLE;
+};
+
 // Barriers a test records around GPU work on host-visible buffers (memory barriers, global).
 void hostToCompute(VkCommandBuffer cmd);
 void computeToHost(VkCommandBuffer cmd);

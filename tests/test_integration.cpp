@@ -180,27 +180,16 @@ TEST_CASE("several threads record with one sorter at once", "[threads]") {
 
     // Each thread owns a command pool (Vulkan requires that) and records into its own command
     // buffer; all share the sorter. The recordings happen concurrently.
-    std::vector<VkCommandPool> pools(kThreads);
-    std::vector<VkCommandBuffer> commands(kThreads);
+    std::vector<std::unique_ptr<vktest::ThreadCommands>> commands;
+    for (uint32_t t = 0; t < kThreads; ++t) commands.push_back(std::make_unique<vktest::ThreadCommands>(ctx));
     std::vector<VkResult> results(kThreads, VK_ERROR_UNKNOWN);
-    for (uint32_t t = 0; t < kThreads; ++t) {
-        VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-        poolInfo.queueFamilyIndex = ctx.queueFamily();
-        VKCTX_CHECK(vkCreateCommandPool(ctx.device(), &poolInfo, nullptr, &pools[t]));
-        VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        allocate.commandPool = pools[t];
-        allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        allocate.commandBufferCount = 1;
-        VKCTX_CHECK(vkAllocateCommandBuffers(ctx.device(), &allocate, &commands[t]));
-    }
     std::vector<std::thread> threads;
     for (uint32_t t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t]() {
-            VkCommandBuffer cmd = commands[t];
+            VkCommandBuffer cmd = commands[t]->buffer();
             VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
             vkBeginCommandBuffer(cmd, &begin);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+            vktest::hostToCompute(cmd);
             VksortSortInfo info{};
             info.bindings = buffers[t]->bindings;
             info.count = counts[t];
@@ -208,11 +197,9 @@ TEST_CASE("several threads record with one sorter at once", "[threads]") {
             VkResult result = VK_SUCCESS;
             for (int repeat = 0; repeat < 8 && result == VK_SUCCESS; ++repeat) {
                 result = vksortCmdSort(cmd, sorter, &info, nullptr);
-                memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT,
-                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+                vktest::computeToCompute(cmd);
             }
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                          VK_ACCESS_HOST_READ_BIT);
+            vktest::computeToHost(cmd);
             vkEndCommandBuffer(cmd);
             results[t] = result;
         });
@@ -220,7 +207,7 @@ TEST_CASE("several threads record with one sorter at once", "[threads]") {
     for (std::thread& thread : threads) thread.join();
     for (uint32_t t = 0; t < kThreads; ++t) {
         REQUIRE(results[t] == VK_SUCCESS);
-        ctx.submitAndWait(commands[t]);
+        ctx.submitAndWait(commands[t]->buffer());
         // Repeated argsorts of already sorted keys: the keys stay sorted and the values are the
         // last sort's identity permutation of its (sorted) input.
         std::vector<uint32_t> expected = inputs[t];
@@ -229,7 +216,6 @@ TEST_CASE("several threads record with one sorter at once", "[threads]") {
             REQUIRE(buffers[t]->key()[i] == expected[i]);
             REQUIRE(buffers[t]->value()[i] == i);
         }
-        vkDestroyCommandPool(ctx.device(), pools[t], nullptr);
     }
     vktest::requireCleanValidation(ctx);
 }

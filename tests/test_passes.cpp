@@ -141,6 +141,16 @@ void fillTables(PassRig::Ranges& r, const PassRig& rig, uint32_t value) {
     std::fill(t, t + rig.tableWords(), value);
 }
 
+// Loads `input` into the rig and sets every table word to kSentinel; returns what the rig's
+// ranges then hold, the baseline a pass's expected result is built from.
+PassRig::Ranges loadWithSentinelTables(PassRig& rig, const hostdata::Data& input) {
+    rig.rig.load(input);
+    PassRig::Ranges before = rig.read();
+    fillTables(before, rig, kSentinel);
+    rig.write(before);
+    return before;
+}
+
 const vktest::SorterOptions kSmallTiles{16, 4};
 
 } // namespace
@@ -173,10 +183,7 @@ TEST_CASE("count pass alone: per-tile digit counts, digit-major, and the next ta
                 // A capacity above the count: the columns of tiles past it must stay untouched.
                 PassRig rig(s, v.key, VKSORT_VALUE_TYPE_NONE, count + 2 * tile + 5);
                 hostdata::Data input = hostdata::generate(v.key, VKSORT_VALUE_TYPE_NONE, count, {}, count + n);
-                rig.rig.load(input);
-                PassRig::Ranges before = rig.read();
-                fillTables(before, rig, kSentinel);
-                rig.write(before);
+                PassRig::Ranges before = loadWithSentinelTables(rig, input);
 
                 PassParams pass;
                 pass.count = count;
@@ -225,10 +232,7 @@ TEST_CASE("count pass alone at the most keys per thread: 8-bit counters as full 
                 const uint64_t k = pattern == 0 ? 0xF : (i % 2 == 0 ? 0x3 : 0x4);
                 std::memcpy(input.keys.data() + size_t(i) * rig.keyBytes(), &k, rig.keyBytes());
             }
-            rig.rig.load(input);
-            PassRig::Ranges before = rig.read();
-            fillTables(before, rig, kSentinel);
-            rig.write(before);
+            PassRig::Ranges before = loadWithSentinelTables(rig, input);
             PassParams pass;
             pass.count = count;
             pass.endBit = hostdata::keyBits(key);
@@ -478,10 +482,7 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
             hostdata::Data input =
                 hostdata::generate(v.key, v.value, count, vktest::dist(hostdata::Distribution::Few, 300), 77 + n++);
             if (v.value == VKSORT_VALUE_TYPE_INDEX) input.values.assign(size_t(count) * 4, 0xCD);
-            rig.rig.load(input);
-            PassRig::Ranges before = rig.read();
-            fillTables(before, rig, kSentinel);
-            rig.write(before);
+            PassRig::Ranges before = loadWithSentinelTables(rig, input);
 
             PassParams pass;
             pass.count = count;

@@ -346,21 +346,14 @@ TEST_CASE("several threads record with one sorter at once", "[repeat]") {
         inputs.push_back(hostdata::generate(keys[t], values[t], count, vktest::dist(hostdata::Distribution::Few, 30), t));
         rigs.back()->load(inputs.back());
     }
-    std::vector<VkCommandPool> pools(kThreads);
-    std::vector<VkCommandBuffer> buffers(kThreads);
+    std::vector<std::unique_ptr<vktest::ThreadCommands>> commands;
+    std::vector<VkCommandBuffer> buffers;
+    for (int t = 0; t < kThreads; ++t) {
+        commands.push_back(std::make_unique<vktest::ThreadCommands>(ctx, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT));
+        buffers.push_back(commands.back()->buffer());
+    }
     std::vector<VksortSortResult> where(kThreads);
     std::vector<VkResult> results(kThreads, VK_ERROR_UNKNOWN);
-    for (int t = 0; t < kThreads; ++t) {
-        VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-        poolInfo.queueFamilyIndex = ctx.queueFamily();
-        poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-        REQUIRE(vkCreateCommandPool(ctx.device(), &poolInfo, nullptr, &pools[t]) == VK_SUCCESS);
-        VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        allocate.commandPool = pools[t];
-        allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        allocate.commandBufferCount = 1;
-        REQUIRE(vkAllocateCommandBuffers(ctx.device(), &allocate, &buffers[t]) == VK_SUCCESS);
-    }
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
@@ -402,7 +395,6 @@ TEST_CASE("several threads record with one sorter at once", "[repeat]") {
                              values[t] != VKSORT_VALUE_TYPE_NONE ? rigs[t]->mapped(where[t].values) : nullptr);
         INFO(verdict.detail);
         CHECK(verdict.ok);
-        vkDestroyCommandPool(ctx.device(), pools[t], nullptr);
     }
     vktest::requireCleanValidation();
 }
