@@ -197,7 +197,7 @@ void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortS
         // Both paths are recorded; the setup gave the one not taken zero workgroups.
         bindPass(cmd, sorter, bindings, first);
         dispatchSmall(cmd, sorter, bindings, first);
-        recordComputeBarrier(cmd, sorter, indirect != nullptr);
+        recordComputeBarrier(cmd, sorter, true);
     } else {
         small = info.count <= sorter.smallTile.tileSize();
         inlineScan = useInlineScan(ceilDiv(info.count, sorter.tile.tileSize()));
