@@ -41,7 +41,7 @@ layout(push_constant) uniform PushBlock { VksortPushConstants pc; };
 #define Value uvec2
 #endif
 
-// The small sort may read and write the same buffer (see small.comp), so it drops `restrict`.
+// The single-workgroup sort may read and write the same buffer (see single.comp), so it drops `restrict`.
 #ifndef VKSORT_RESTRICT
 #define VKSORT_RESTRICT restrict
 #endif
@@ -70,8 +70,8 @@ bool inlineScan() {
 }
 
 // Index of tile `tile`'s count of `digit` in counts table `table` (see vksort_config.h).
-uint countsEntry(uint table, uint digit, uint tile) {
-    return kCountsOffset + (table * kRadix + digit) * pc.rowStride + tile;
+uint histogramEntry(uint table, uint digit, uint tile) {
+    return kHistogramsOffset + (table * kRadix + digit) * pc.rowStride + tile;
 }
 
 // Grids wider than maxComputeWorkGroupCount[0] are split into rows; this is the flat tile index.

@@ -10,7 +10,7 @@
 // the last from the local sort.
 //
 // Knowing every destination, the pass also counts the next pass's digits per destination tile
-// (kFlagCountNext), so only the first pass needs the count shader: later passes read each key
+// (kFlagNextHistogram), so only the first pass needs the histogram kernel: later passes read each key
 // once instead of twice. See the table rotation in vksort_config.h.
 
 #include "common.glsl"
@@ -24,7 +24,7 @@ shared uint s_digitTotal[kRadix];
 shared uint s_tilePrefix[kRadix];
 // Next pass's counts of this tile's keys, by (digit of this pass, which of the two destination
 // tiles its run touches, next digit).
-shared uint s_nextCounts[kNextCountSlots];
+shared uint s_nextHistogram[kNextHistogramSlots];
 shared uint s_firstDestinationTile[kRadix];
 
 void main() {
@@ -35,7 +35,7 @@ void main() {
     uint tileBase = tile * TILE_SIZE;
     uint valid = min(TILE_SIZE, elementCount() - tileBase);
     uint table = pc.table;
-    bool countNext = (pc.flags & kFlagCountNext) != 0u;
+    bool countNext = (pc.flags & kFlagNextHistogram) != 0u;
     TileLayout place = tileLayout(KEYS_PER_THREAD);
 
     // The tile's keys, all loads in flight at once (whole tiles load without guards). Their
@@ -67,7 +67,7 @@ void main() {
             uint c[8];
             [[unroll]] for (uint k = 0u; k < 8u; ++k) {
                 uint t = first + k * lanes;
-                c[k] = t < tiles ? tables[countsEntry(table, digit, t)] : 0u;
+                c[k] = t < tiles ? tables[histogramEntry(table, digit, t)] : 0u;
             }
             [[unroll]] for (uint k = 0u; k < 8u; ++k) {
                 all += c[k];
@@ -78,14 +78,14 @@ void main() {
         atomicAdd(s_tilePrefix[digit], before);
     } else if (invocation < kRadix) {
         s_digitTotal[invocation] = tables[kTotalsOffset + invocation];
-        s_tilePrefix[invocation] = tables[countsEntry(table, invocation, tile)];
+        s_tilePrefix[invocation] = tables[histogramEntry(table, invocation, tile)];
     }
     if (invocation < kRadix) {
         // Zero this tile's entries of the table the pass after next will add its counts into;
         // their last reader was the previous pass.
-        tables[countsEntry((table + 2u) % kCountTables, invocation, tile)] = 0u;
+        tables[histogramEntry((table + 2u) % kHistogramTables, invocation, tile)] = 0u;
     }
-    for (uint i = invocation; i < kNextCountSlots; i += gl_WorkGroupSize.x) s_nextCounts[i] = 0u;
+    for (uint i = invocation; i < kNextHistogramSlots; i += gl_WorkGroupSize.x) s_nextHistogram[i] = 0u;
 
     // Slots past the end of the input get the largest digit: they are last in input order, so
     // the stable rank puts them after every real key, at sorted slots >= valid, never written.
@@ -128,7 +128,7 @@ void main() {
             keysOut[destination] = keys[j];
             if (countNext) {
                 uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
-                atomicAdd(s_nextCounts[(digit * 2u + which) * kRadix + digitOf(keys[j], next)], 1u);
+                atomicAdd(s_nextHistogram[(digit * 2u + which) * kRadix + digitOf(keys[j], next)], 1u);
             }
         }
     }
@@ -167,13 +167,13 @@ void main() {
 
     if (countNext) {
         barrier();
-        uint nextTable = (table + 1u) % kCountTables;
-        for (uint i = invocation; i < kNextCountSlots; i += gl_WorkGroupSize.x) {
-            uint n = s_nextCounts[i];
+        uint nextTable = (table + 1u) % kHistogramTables;
+        for (uint i = invocation; i < kNextHistogramSlots; i += gl_WorkGroupSize.x) {
+            uint n = s_nextHistogram[i];
             if (n != 0u) {
                 uint digit = i / (2u * kRadix);
                 uint destinationTile = s_firstDestinationTile[digit] + (i / kRadix) % 2u;
-                atomicAdd(tables[countsEntry(nextTable, i % kRadix, destinationTile)], n);
+                atomicAdd(tables[histogramEntry(nextTable, i % kRadix, destinationTile)], n);
             }
         }
     }

@@ -14,7 +14,7 @@ void main() {
     if (!launchIsSupported()) return;
     uint digit = gl_WorkGroupID.x;
     uint tiles = tileCount();
-    uint row = countsEntry(pc.table, digit, 0u);
+    uint row = histogramEntry(pc.table, digit, 0u);
     uint carry = 0u;
     for (uint chunk = 0u; chunk < tiles; chunk += gl_WorkGroupSize.x * kScanItemsPerThread) {
         barrier(); // the previous chunk's scan is done with its shared memory

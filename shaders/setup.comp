@@ -22,14 +22,14 @@ void main() {
     if (gl_LocalInvocationIndex != 0u) return;
     uint count = min(tables[kInfoRequested], pc.maxCount);
     uint tiles = count / TILE_SIZE + (count % TILE_SIZE != 0u ? 1u : 0u);
-    bool small = count <= pc.count;
+    bool single = count <= pc.count;
     bool inlined = tiles <= pc.numTiles;
     tables[kInfoCount] = count;
     tables[kInfoNumTiles] = tiles;
     tables[kInfoInlineScan] = inlined ? 1u : 0u;
     uint width = min(tiles, pc.dispatchWidth);
     uint rows = width == 0u ? 1u : tiles / width + (tiles % width != 0u ? 1u : 0u);
-    writeArgs(kInfoTileArgs, small ? 0u : width, rows);
-    writeArgs(kInfoScanArgs, small || inlined ? 0u : kRadix, 1u);
-    writeArgs(kInfoSmallArgs, small && count > 0u ? 1u : 0u, 1u);
+    writeArgs(kInfoTileArgs, single ? 0u : width, rows);
+    writeArgs(kInfoScanArgs, single || inlined ? 0u : kRadix, 1u);
+    writeArgs(kInfoSingleArgs, single && count > 0u ? 1u : 0u, 1u);
 }

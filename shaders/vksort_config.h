@@ -49,7 +49,7 @@ VKSORT_CONST kFlagKeyTypeMask = 3u;
 VKSORT_CONST kFlagDescending = 4u;      /* invert the ordered key: a stable descending sort */
 VKSORT_CONST kFlagIndexValues = 8u;     /* this pass makes values = input index (argsort) */
 VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the tables' info */
-VKSORT_CONST kFlagCountNext = 32u;      /* the reorder also counts the next pass's digits */
+VKSORT_CONST kFlagNextHistogram = 32u;      /* the reorder also counts the next pass's digits */
 VKSORT_CONST kFlagInlineScan = 64u;     /* the reorder scans the counts itself (few tiles) */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
@@ -60,24 +60,24 @@ struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
     VKSORT_U32 rowStride;  /* tiles per digit row of the counts table (capacity, not count) */
-    VKSORT_U32 shift;      /* lowest key bit of this pass's digit (the small sort: the begin bit) */
+    VKSORT_U32 shift;      /* lowest key bit of this pass's digit (the single-workgroup sort: the begin bit) */
     VKSORT_U32 endBit;     /* one past the highest key bit sorted: a digit never reaches past it */
     VKSORT_U32 flags;      /* kFlag* bits */
     VKSORT_U32 maxCount;   /* the bindings' capacity: indirect counts are clamped to it */
     VKSORT_U32 dispatchWidth; /* indirect setup: max workgroups per grid row */
-    VKSORT_U32 table;      /* which of the kCountTables tables holds this pass's counts */
+    VKSORT_U32 table;      /* which of the kHistogramTables tables holds this pass's counts */
 };
 VKSORT_CONST kPushConstantsSize = 36u;
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
 /* [0, kInfoWords)        info: runtime count, tile count, indirect dispatch arguments, status
  * [kTotalsOffset, +16)   per-digit totals of the current pass, written by the scan
- * [kCountsOffset, ...)   kCountTables tables of per-tile digit counts, each digit-major:
- *                        table k at kCountsOffset + k * kRadix * rowStride, entry
+ * [kHistogramsOffset, ...)   kHistogramTables tables of per-tile digit counts, each digit-major:
+ *                        table k at kHistogramsOffset + k * kRadix * rowStride, entry
  *                        [digit * rowStride + tile]; the scan turns a table's rows into their
  *                        exclusive prefixes in place.
  * The tables rotate: pass p reads table p % 3, its reorder adds pass p + 1's counts into table
- * (p + 1) % 3 and zeroes table (p + 2) % 3 for pass p + 1 to add into. The count pass (first
+ * (p + 1) % 3 and zeroes table (p + 2) % 3 for pass p + 1 to add into. The histogram (first
  * pass only) writes table 0 and zeroes table 1. No table ever needs a separate clear. */
 VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count */
@@ -85,12 +85,12 @@ VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their 
 VKSORT_CONST kInfoInlineScan = 3u;     /* 1: few enough tiles for the reorder to scan inline */
 VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for count and reorder */
 VKSORT_CONST kInfoScanArgs = 8u;       /* VkDispatchIndirectCommand for the scan */
-VKSORT_CONST kInfoSmallArgs = 12u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
+VKSORT_CONST kInfoSingleArgs = 12u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
 VKSORT_CONST kInfoStatus = 16u;        /* nonzero: a shader met an impossible launch (see below) */
 VKSORT_CONST kInfoWords = 32u;
 VKSORT_CONST kTotalsOffset = kInfoWords;
-VKSORT_CONST kCountsOffset = kTotalsOffset + kRadix;
-VKSORT_CONST kCountTables = 3u;
+VKSORT_CONST kHistogramsOffset = kTotalsOffset + kRadix;
+VKSORT_CONST kHistogramTables = 3u;
 
 /* kInfoStatus bits: written instead of touching memory out of bounds. */
 VKSORT_CONST kStatusTooManySubgroups = 1u; /* gl_NumSubgroups exceeded kSpecMaxSubgroups */
@@ -98,7 +98,7 @@ VKSORT_CONST kStatusTooManySubgroups = 1u; /* gl_NumSubgroups exceeded kSpecMaxS
 /* ---- Reorder ------------------------------------------------------------------------------- */
 /* The run of one digit inside a tile covers at most two destination tiles, so the next pass's
  * counts of a tile's keys fall into at most kRadix * 2 destination tiles. */
-VKSORT_CONST kNextCountSlots = kRadix * 2u * kRadix;
+VKSORT_CONST kNextHistogramSlots = kRadix * 2u * kRadix;
 
 /* ---- Scan ---------------------------------------------------------------------------------- */
 /* The scan runs with the tile passes' workgroup size; each invocation scans this many
@@ -108,7 +108,7 @@ VKSORT_CONST kScanItemsPerThread = 16u;
 #ifndef GL_core_profile
 static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 36 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
-static_assert(kInfoSmallArgs + 3u <= kInfoStatus && kInfoStatus < kInfoWords, "info fits");
+static_assert(kInfoSingleArgs + 3u <= kInfoStatus && kInfoStatus < kInfoWords, "info fits");
 } /* namespace vksort */
 #endif
 

@@ -16,7 +16,7 @@ struct VksortSorter_T {
     VkAllocationCallbacks allocatorCopy{};
     vksort::DeviceInfo deviceInfo;
     vksort::TileConfig tile;
-    vksort::TileConfig smallTile; // sorts of up to smallTile.tileSize() keys run in one workgroup
+    vksort::TileConfig singleTile; // sorts of up to singleTile.tileSize() keys run in one workgroup
     uint32_t subgroupSize = 0; // what the pipelines run with (required or default)
     vksort::Pipelines pipelines;
     PFN_vksortMessageCallback messageCallback = nullptr;
@@ -45,7 +45,7 @@ namespace vksort {
 uint32_t keyBytes(VksortKeyType type);      // 4 or 8
 uint32_t valueBytes(VksortValueType type);  // 0, 4 or 8
 bool validKeyType(VksortKeyType type);
-// Keys are read 16 bytes at a time (count.comp), so key ranges start on 16 bytes at least.
+// Keys are read 16 bytes at a time (histogram.comp), so key ranges start on 16 bytes at least.
 constexpr uint64_t kVectorAlignment = 16;
 // Alignment of the scratch range and of every region inside it: the device's storage-buffer
 // offset alignment, and at least kVectorAlignment.

@@ -103,15 +103,15 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     }
 
     Creator creator{fn, device, allocator, cache, options, p.layout, failure};
-    const char* countNames[kKeyWidths] = {"count_k1", "count_k2"};
+    const char* histogramNames[kKeyWidths] = {"histogram_k1", "histogram_k2"};
     result = creator.create("scan", options.scanTile, &p.scan);
     if (result == VK_SUCCESS) result = creator.create("setup", options.tile, &p.setup);
     for (uint32_t k = 0; k < kKeyWidths && result == VK_SUCCESS; ++k) {
-        result = creator.create(countNames[k], options.tile, &p.count[k]);
+        result = creator.create(histogramNames[k], options.tile, &p.histogram[k]);
         for (uint32_t v = 0; v < kValueWidths && result == VK_SUCCESS; ++v) {
             std::string suffix = "_k" + std::to_string(k + 1) + "_v" + std::to_string(v);
             result = creator.create(("reorder" + suffix).c_str(), options.tile, &p.reorder[k][v]);
-            if (result == VK_SUCCESS) result = creator.create(("small" + suffix).c_str(), options.smallTile, &p.small[k][v]);
+            if (result == VK_SUCCESS) result = creator.create(("single" + suffix).c_str(), options.singleTile, &p.single[k][v]);
         }
     }
     if (result != VK_SUCCESS) {
@@ -131,10 +131,10 @@ void destroyPipelines(const Functions& fn, VkDevice device, const VkAllocationCa
     destroy(p->scan);
     destroy(p->setup);
     for (uint32_t k = 0; k < kKeyWidths; ++k) {
-        destroy(p->count[k]);
+        destroy(p->histogram[k]);
         for (uint32_t v = 0; v < kValueWidths; ++v) {
             destroy(p->reorder[k][v]);
-            destroy(p->small[k][v]);
+            destroy(p->single[k][v]);
         }
     }
     if (p->layout != VK_NULL_HANDLE) fn.vkDestroyPipelineLayout(device, p->layout, allocator);

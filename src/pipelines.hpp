@@ -16,16 +16,16 @@ constexpr uint32_t kValueWidths = 3;
 struct Pipelines {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
-    VkPipeline count[kKeyWidths] = {};
+    VkPipeline histogram[kKeyWidths] = {};
     VkPipeline scan = VK_NULL_HANDLE;
     VkPipeline setup = VK_NULL_HANDLE; // indirect sorts: launch arguments from the GPU count
     VkPipeline reorder[kKeyWidths][kValueWidths] = {};
-    VkPipeline small[kKeyWidths][kValueWidths] = {}; // the whole sort in one workgroup
+    VkPipeline single[kKeyWidths][kValueWidths] = {}; // the whole sort in one workgroup
 };
 
 struct PipelineOptions {
     TileConfig tile;      // count, scan and reorder
-    TileConfig smallTile; // the single-workgroup sort
+    TileConfig singleTile; // the single-workgroup sort
     TileConfig scanTile;  // the scan (its workgroup size; keys per thread unused)
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
 };

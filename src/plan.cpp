@@ -15,7 +15,7 @@ bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 // that is refused by the shaders (kStatusTooManySubgroups) instead of overrunning the arrays.
 constexpr uint32_t kAssumedSmallestSubgroup = 4;
 
-// The count pass keeps a thread's counts in 8-bit fields and sums 16-bit fields across a subgroup
+// The histogram kernel keeps a thread's counts in 8-bit fields and sums 16-bit fields across a subgroup
 // of at most 128 lanes, so it could take 255 keys per thread; the reorder cannot: its keys live in
 // registers, fully unrolled, and at 255 NVIDIA's 580 driver took 343 s to build one sorter's
 // pipelines (on an H200), lavapipe minutes. Past 32 the registers spill anyway; the defaults are
@@ -28,23 +28,23 @@ uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
     uint32_t words = config.tileSize()                    // s_exchange
                      + kRadix * config.maxSubgroups       // s_histogram
                      + (config.maxSubgroups + 1)          // s_subgroupTotals
-                     + kNextCountSlots                    // s_nextCounts
+                     + kNextHistogramSlots                    // s_nextHistogram
                      + 4 * kRadix;                        // s_digitOffset, s_digitTotal, ...
     return words * 4u;
 }
 
-uint32_t smallSharedMemoryBytes(const TileConfig& config) {
+uint32_t singleSharedMemoryBytes(const TileConfig& config) {
     uint32_t words = config.tileSize()                    // s_exchange
                      + kRadix * config.maxSubgroups       // s_histogram
                      + (config.maxSubgroups + 1);         // s_subgroupTotals
     return words * 4u;
 }
 
-TileConfig chooseSmallTileConfig(const DeviceFacts& device, const TileConfig& main) {
+TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main) {
     // Same workgroup, so the same subgroup rules; more keys per invocation while they fit.
     TileConfig c = main;
-    c.keysPerThread = std::max(main.keysPerThread, kSmallKeysPerThread);
-    while (c.keysPerThread > main.keysPerThread && smallSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
+    c.keysPerThread = std::max(main.keysPerThread, kSingleKeysPerThread);
+    while (c.keysPerThread > main.keysPerThread && singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
         c.keysPerThread /= 2;
     }
     c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
@@ -143,7 +143,7 @@ uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, ui
     limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / keyBytes);
     if (valueBytes != 0) limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / valueBytes);
     // The counts tables of the capacity must fit one binding too (they always do in practice).
-    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kCountsOffset) / (kCountTables * kRadix) * config.tileSize();
+    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kHistogramsOffset) / (kHistogramTables * kRadix) * config.tileSize();
     limit = std::min(limit, tableLimit);
     // A grid of maxX * maxY workgroups bounds the tiles one dispatch can reach.
     uint64_t gridLimit = uint64_t(device.maxWorkgroupCount[0]) * device.maxWorkgroupCount[1] * config.tileSize();
@@ -164,7 +164,7 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
         next = alignUp(next + layout.valuesBytes, alignment);
     }
     layout.tablesOffset = next;
-    layout.tablesBytes = (uint64_t(kCountsOffset) + uint64_t(kCountTables) * kRadix * layout.rowStride) * 4u;
+    layout.tablesBytes = (uint64_t(kHistogramsOffset) + uint64_t(kHistogramTables) * kRadix * layout.rowStride) * 4u;
     layout.totalBytes = layout.tablesOffset + layout.tablesBytes;
     return layout;
 }

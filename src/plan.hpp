@@ -61,10 +61,10 @@ constexpr uint32_t kInlineScanMaxTiles = 256;
 // (4096 keys with 256 invocations), or fewer where shared memory is short. On an H200 a
 // 1024 x 8 workgroup sorted 4096 keys in 45 us and 8192 in 66 us, no faster than separate
 // dispatches: its barriers span 32 subgroups.
-constexpr uint32_t kSmallKeysPerThread = 16;
+constexpr uint32_t kSingleKeysPerThread = 16;
 
 // The configuration of the single-workgroup sort, derived from the main one.
-TileConfig chooseSmallTileConfig(const DeviceFacts& device, const TileConfig& main);
+TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main);
 
 // The scan's workgroup: as wide as the device allows up to kScanWorkgroupSize, so that one chunk
 // covers as many tiles as possible (each chunk is a dependent round trip to memory).
@@ -74,7 +74,7 @@ TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, c
 // Shared memory the reorder pass (the largest user) needs for a configuration, in bytes.
 uint32_t reorderSharedMemoryBytes(const TileConfig& config);
 // Shared memory the single-workgroup sort needs, in bytes.
-uint32_t smallSharedMemoryBytes(const TileConfig& config);
+uint32_t singleSharedMemoryBytes(const TileConfig& config);
 
 // Picks the tile configuration for a device; overrides of 0 mean "choose". Returns false with a
 // reason when an override or the device cannot work.

@@ -60,9 +60,9 @@ void dispatchTiles(VkCommandBuffer cmd, const VksortSorter_T& sorter, const Vkso
 
 } // namespace
 
-void dispatchCount(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+void dispatchHistogram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                    const PassParams& pass) {
-    dispatchTiles(cmd, sorter, bindings, sorter.pipelines.count[keyWidthIndex(bindings.keyType)], pass);
+    dispatchTiles(cmd, sorter, bindings, sorter.pipelines.histogram[keyWidthIndex(bindings.keyType)], pass);
 }
 
 void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
@@ -82,12 +82,12 @@ void dispatchReorder(VkCommandBuffer cmd, const VksortSorter_T& sorter, const Vk
     dispatchTiles(cmd, sorter, bindings, pipeline, pass);
 }
 
-void dispatchSmall(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+void dispatchSingle(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                    const PassParams& pass) {
-    VkPipeline pipeline = sorter.pipelines.small[keyWidthIndex(bindings.keyType)][valueWidthIndex(bindings.valueType)];
+    VkPipeline pipeline = sorter.pipelines.single[keyWidthIndex(bindings.keyType)][valueWidthIndex(bindings.valueType)];
     sorter.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     if (isIndirect(pass)) {
-        sorter.fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, kInfoSmallArgs));
+        sorter.fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, kInfoSingleArgs));
     } else {
         sorter.fn.vkCmdDispatch(cmd, 1, 1, 1);
     }
@@ -184,7 +184,7 @@ void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortS
         fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
                                 &copied, 0, nullptr, 0, nullptr);
         VksortPushConstants setup{};
-        setup.count = sorter.smallTile.tileSize();
+        setup.count = sorter.singleTile.tileSize();
         setup.numTiles = kInlineScanMaxTiles;
         setup.maxCount = bindings.maxCount;
         setup.dispatchWidth = sorter.deviceInfo.facts.maxWorkgroupCount[0];
@@ -196,21 +196,21 @@ void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortS
         recordComputeBarrier(cmd, sorter, true);
         // Both paths are recorded; the setup gave the one not taken zero workgroups.
         bindPass(cmd, sorter, bindings, first);
-        dispatchSmall(cmd, sorter, bindings, first);
+        dispatchSingle(cmd, sorter, bindings, first);
         recordComputeBarrier(cmd, sorter, true);
     } else {
-        small = info.count <= sorter.smallTile.tileSize();
+        small = info.count <= sorter.singleTile.tileSize();
         inlineScan = useInlineScan(ceilDiv(info.count, sorter.tile.tileSize()));
         if (small) {
             // Every pass inside one workgroup: one dispatch.
             bindPass(cmd, sorter, bindings, first);
-            dispatchSmall(cmd, sorter, bindings, first);
+            dispatchSingle(cmd, sorter, bindings, first);
             for (uint32_t q = 0; q < 3 * plan.passCount; ++q) timestamp();
             return;
         }
     }
 
-    // The count pass runs for the first pass only: every reorder counts the next pass's digits
+    // The histogram runs for the first pass only: every reorder counts the next pass's digits
     // per destination tile while it writes. Per pass then: scan the counts into offsets (unless
     // tiles are few enough for the reorder to sum them itself), reorder into the other buffer of
     // the ping-pong pair. Even passes read the caller's buffers, odd passes the scratch.
@@ -221,14 +221,14 @@ void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortS
         pass.shift = plan.shift(p);
         pass.endBit = plan.endBit;
         pass.flags = p == 0 ? baseFlags : baseFlags & ~kFlagIndexValues;
-        if (p + 1 < plan.passCount) pass.flags |= kFlagCountNext;
+        if (p + 1 < plan.passCount) pass.flags |= kFlagNextHistogram;
         if (inlineScan) pass.flags |= kFlagInlineScan;
-        pass.table = p % kCountTables;
+        pass.table = p % kHistogramTables;
         pass.set = p % 2 == 0 ? kSetForward : kSetBackward;
 
         bindPass(cmd, sorter, bindings, pass);
         if (p == 0) {
-            dispatchCount(cmd, sorter, bindings, pass);
+            dispatchHistogram(cmd, sorter, bindings, pass);
             recordComputeBarrier(cmd, sorter, indirect != nullptr);
         }
         timestamp();

@@ -12,7 +12,7 @@ struct PassParams {
     uint32_t shift = 0;  // lowest key bit of the digit
     uint32_t endBit = 0; // one past the highest key bit sorted
     uint32_t flags = 0;  // kFlag* bits
-    uint32_t table = 0;  // counts table of this pass (pass % kCountTables)
+    uint32_t table = 0;  // counts table of this pass (pass % kHistogramTables)
     BindingSet set = kSetForward;
 };
 
@@ -27,15 +27,15 @@ void bindPass(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBin
               const PassParams& pass);
 // Each binds its pipeline and dispatches; bindPass must have been recorded first. With
 // kFlagIndirect in pass.flags the launch comes from the arguments the setup dispatch wrote.
-void dispatchCount(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+void dispatchHistogram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                    const PassParams& pass);
 void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                   const PassParams& pass);
 void dispatchReorder(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                      const PassParams& pass);
-// The whole sort in one workgroup (count <= sorter.smallTile.tileSize()): `pass` carries the
+// The whole sort in one workgroup (count <= sorter.singleTile.tileSize()): `pass` carries the
 // first pass's shift, the end bit, and the set that leaves the result where the passes would.
-void dispatchSmall(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+void dispatchSingle(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                    const PassParams& pass);
 // Compute writes before it are visible to compute reads and writes after it, and with
 // `indirect` to the launch-argument reads of indirect dispatches too (the passes write the

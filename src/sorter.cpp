@@ -100,7 +100,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
 
     PipelineOptions options;
     options.tile = tile;
-    options.smallTile = chooseSmallTileConfig(device.facts, tile);
+    options.singleTile = chooseSingleTileConfig(device.facts, tile);
     options.scanTile = chooseScanConfig(device.facts, tile, control);
     options.requiredSubgroupSize = required;
 
@@ -114,7 +114,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     }
     sorter->deviceInfo = device;
     sorter->tile = tile;
-    sorter->smallTile = options.smallTile;
+    sorter->singleTile = options.singleTile;
     sorter->subgroupSize = required != 0 ? required : device.facts.subgroupSize;
     sorter->messageCallback = info.pfnMessageCallback;
     sorter->messageUserData = info.pMessageUserData;
@@ -141,7 +141,7 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.workgroupSize = sorter->tile.workgroupSize;
     p.keysPerThread = sorter->tile.keysPerThread;
     p.tileSize = sorter->tile.tileSize();
-    p.singleDispatchMaxCount = sorter->smallTile.tileSize();
+    p.singleDispatchMaxCount = sorter->singleTile.tileSize();
     p.subgroupSize = sorter->subgroupSize;
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
     p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);

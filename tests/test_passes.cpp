@@ -41,7 +41,7 @@ struct PassRig {
 
     // Word index, inside the tables region, of table `table`'s count of `digit` in `tile`.
     size_t entry(uint32_t table, uint32_t digit, uint32_t tileIndex) const {
-        return vksort::kCountsOffset + (size_t(table) * kRadix + digit) * layout().rowStride + tileIndex;
+        return vksort::kHistogramsOffset + (size_t(table) * kRadix + digit) * layout().rowStride + tileIndex;
     }
     size_t tableWords() const { return size_t(layout().tablesBytes / 4); }
 
@@ -82,8 +82,8 @@ struct PassRig {
         if (byte >= l.tablesOffset && byte < l.tablesOffset + l.tablesBytes) {
             size_t word = (byte - l.tablesOffset) / 4;
             if (word < vksort::kTotalsOffset) return "info word " + std::to_string(word);
-            if (word < vksort::kCountsOffset) return "total of digit " + std::to_string(word - vksort::kTotalsOffset);
-            size_t w = word - vksort::kCountsOffset;
+            if (word < vksort::kHistogramsOffset) return "total of digit " + std::to_string(word - vksort::kTotalsOffset);
+            size_t w = word - vksort::kHistogramsOffset;
             size_t row = w / l.rowStride;
             return "table " + std::to_string(row / kRadix) + ", digit " + std::to_string(row % kRadix) + ", tile " +
                    std::to_string(w % l.rowStride);
@@ -155,7 +155,7 @@ const vktest::SorterOptions kSmallTiles{16, 4};
 
 } // namespace
 
-TEST_CASE("count pass alone: per-tile digit counts, digit-major, and the next table zeroed", "[passes]") {
+TEST_CASE("histogram alone: per-tile digit counts, digit-major, and the next table zeroed", "[passes]") {
     struct Variant {
         VksortKeyType key;
         VksortOrder order;
@@ -177,7 +177,7 @@ TEST_CASE("count pass alone: per-tile digit counts, digit-major, and the next ta
         for (const Variant& v : variants) {
             // Whole tiles only (the vector loads), a partial last tile, and a single short tile.
             for (uint32_t count : {4 * tile, 5 * tile + 3, tile / 2 + 1}) {
-                const uint32_t table = n++ % vksort::kCountTables;
+                const uint32_t table = n++ % vksort::kHistogramTables;
                 INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", shift " << v.shift << ", end bit "
                              << v.endBit << ", count " << count << ", table " << table);
                 // A capacity above the count: the columns of tiles past it must stay untouched.
@@ -194,7 +194,7 @@ TEST_CASE("count pass alone: per-tile digit counts, digit-major, and the next ta
                 pass.set = kSetForward;
                 rig.run([&](VkCommandBuffer cmd) {
                     vksort::bindPass(cmd, *s, rig.bindings(), pass);
-                    vksort::dispatchCount(cmd, *s, rig.bindings(), pass);
+                    vksort::dispatchHistogram(cmd, *s, rig.bindings(), pass);
                 });
 
                 const uint32_t numTiles = (count + tile - 1) / tile;
@@ -204,7 +204,7 @@ TEST_CASE("count pass alone: per-tile digit counts, digit-major, and the next ta
                 for (uint32_t d = 0; d < kRadix; ++d) {
                     for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
                         t[rig.entry(table, d, tileIndex)] = counts[d][tileIndex];
-                        t[rig.entry((table + 1) % vksort::kCountTables, d, tileIndex)] = 0;
+                        t[rig.entry((table + 1) % vksort::kHistogramTables, d, tileIndex)] = 0;
                     }
                 }
                 rig.check(want);
@@ -214,8 +214,8 @@ TEST_CASE("count pass alone: per-tile digit counts, digit-major, and the next ta
     vktest::requireCleanValidation();
 }
 
-TEST_CASE("count pass alone at the most keys per thread: 8-bit counters as full as they get", "[passes]") {
-    // count.comp keeps each thread's digit counts in 8-bit fields; 32 keys per thread is the most
+TEST_CASE("histogram alone at the most keys per thread: 8-bit counters as full as they get", "[passes]") {
+    // histogram.comp keeps each thread's digit counts in 8-bit fields; 32 keys per thread is the most
     // the planner allows (src/plan.cpp says why). All-equal keys fill one field in every thread,
     // and two alternating digits fill two fields side by side (a carry would corrupt the
     // neighbour).
@@ -239,7 +239,7 @@ TEST_CASE("count pass alone at the most keys per thread: 8-bit counters as full 
             pass.flags = vksort::orderFlags(key, VKSORT_ORDER_ASCENDING);
             rig.run([&](VkCommandBuffer cmd) {
                 vksort::bindPass(cmd, *s, rig.bindings(), pass);
-                vksort::dispatchCount(cmd, *s, rig.bindings(), pass);
+                vksort::dispatchHistogram(cmd, *s, rig.bindings(), pass);
             });
             const uint32_t numTiles = (count + tile - 1) / tile;
             auto counts = tileCounts(input, VKSORT_ORDER_ASCENDING, 0, pass.endBit, tile, numTiles);
@@ -268,13 +268,13 @@ TEST_CASE("scan pass alone: exclusive row prefixes in place, and the 16 totals",
         if (tile <= 256) tileCountsToScan.push_back(3 * chunk + 17);
         uint32_t n = 0;
         for (uint32_t numTiles : tileCountsToScan) {
-            const uint32_t table = n++ % vksort::kCountTables;
+            const uint32_t table = n++ % vksort::kHistogramTables;
             const uint32_t count = numTiles * tile - (numTiles > 1 ? tile / 3 : 0);
             INFO("tile " << tile << ", " << numTiles << " tiles, table " << table);
             PassRig rig(s, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count + tile);
             PassRig::Ranges before = rig.read();
             fillTables(before, rig, kSentinel);
-            // Counts as a count pass could leave them (any value up to a tile), some rows empty.
+            // Counts as a histogram could leave them (any value up to a tile), some rows empty.
             std::mt19937 rng(numTiles);
             uint32_t* t = before.tables(rig.layout());
             for (uint32_t d = 0; d < kRadix; ++d) {
@@ -357,7 +357,7 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     fillTables(before, rig, kSentinel);
     uint32_t* t = before.tables(l);
     auto counts = tileCounts(input, v.order, v.shift, v.endBit, tile, numTiles);
-    const uint32_t next = (table + 1) % vksort::kCountTables, afterNext = (table + 2) % vksort::kCountTables;
+    const uint32_t next = (table + 1) % vksort::kHistogramTables, afterNext = (table + 2) % vksort::kHistogramTables;
     for (uint32_t d = 0; d < kRadix; ++d) {
         uint32_t running = 0;
         for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
@@ -374,7 +374,7 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     pass.shift = v.shift;
     pass.endBit = v.endBit;
     pass.flags = vksort::orderFlags(v.key, v.order) | (index ? vksort::kFlagIndexValues : 0u) |
-                 (inlineScan ? vksort::kFlagInlineScan : 0u) | (countNext ? vksort::kFlagCountNext : 0u);
+                 (inlineScan ? vksort::kFlagInlineScan : 0u) | (countNext ? vksort::kFlagNextHistogram : 0u);
     pass.table = table;
     pass.set = set;
     rig.run([&](VkCommandBuffer cmd) {
@@ -444,7 +444,7 @@ TEST_CASE("reorder pass alone: stable partition, next pass's counts per destinat
                     // are made in the first pass, which reads the caller's buffers.
                     const bool forward = (n / 2 + n / 4) % 2 == 0 || v.value == VKSORT_VALUE_TYPE_INDEX;
                     const BindingSet set = forward ? kSetForward : kSetBackward;
-                    checkReorder(s, v, count, n % vksort::kCountTables, set, inlineScan, countNext, 1000 + n);
+                    checkReorder(s, v, count, n % vksort::kHistogramTables, set, inlineScan, countNext, 1000 + n);
                     ++n;
                 }
             }
@@ -469,7 +469,7 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
         {VKSORT_KEY_TYPE_FLOAT64, VKSORT_VALUE_TYPE_INDEX, VKSORT_ORDER_DESCENDING, 0, 64},  // 16: in place
     };
     VksortSorter s = vktest::sorter();
-    const uint32_t small = s->smallTile.tileSize();
+    const uint32_t small = s->singleTile.tileSize();
     uint32_t n = 0;
     for (const Variant& v : variants) {
         for (uint32_t count : {1u, 2u, 1000u, small - 1, small}) {
@@ -493,7 +493,7 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
             pass.set = set;
             rig.run([&](VkCommandBuffer cmd) {
                 vksort::bindPass(cmd, *s, rig.bindings(), pass);
-                vksort::dispatchSmall(cmd, *s, rig.bindings(), pass);
+                vksort::dispatchSingle(cmd, *s, rig.bindings(), pass);
             });
 
             std::vector<uint32_t> order = hostdata::referencePermutation(input, v.order, v.beginBit, v.endBit);

@@ -76,7 +76,7 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     f.maxSharedMemoryBytes = 16384;
     REQUIRE(chooseTileConfig(f, 0, 0, SubgroupControl{}, &c, &reason));
     CHECK(reorderSharedMemoryBytes(c) <= 16384);
-    CHECK(smallSharedMemoryBytes(chooseSmallTileConfig(f, c)) <= 16384);
+    CHECK(singleSharedMemoryBytes(chooseSingleTileConfig(f, c)) <= 16384);
 
     // Overrides that cannot work are refused with a reason.
     f = typicalGpu();
@@ -106,7 +106,7 @@ TEST_CASE("a required subgroup size bounds every workgroup by maxComputeWorkgrou
     REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
     CHECK(c.workgroupSize == 128);
     CHECK(chooseScanConfig(f, c, control).workgroupSize == 128);
-    CHECK(chooseSmallTileConfig(f, c).workgroupSize == 128);
+    CHECK(chooseSingleTileConfig(f, c).workgroupSize == 128);
     CHECK_FALSE(chooseTileConfig(f, 256, 0, control, &c, &reason));
     CHECK(reason.find("maxComputeWorkgroupSubgroups") != std::string::npos);
     control.requiredSize = 0; // no pin: the device's own limits
@@ -129,7 +129,7 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
                 CHECK(l.valuesOffset >= l.keysBytes);
                 CHECK(l.tablesOffset >= l.valuesOffset + l.valuesBytes);
             }
-            CHECK(l.tablesBytes == (uint64_t(kCountsOffset) + uint64_t(kCountTables) * kRadix * l.rowStride) * 4);
+            CHECK(l.tablesBytes == (uint64_t(kHistogramsOffset) + uint64_t(kHistogramTables) * kRadix * l.rowStride) * 4);
             CHECK(l.totalBytes == l.tablesOffset + l.tablesBytes);
         }
     }

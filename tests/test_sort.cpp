@@ -61,7 +61,7 @@ TEST_CASE("u32 keys, sizes around the tile boundaries", "[sort]") {
 
 TEST_CASE("sizes around the boundaries of other tile shapes", "[sort]") {
     // 16 x 16: the tile equals the single-workgroup limit. 64 x 5 and 32 x 6: keys per thread
-    // that the count pass's 16-byte loads do not divide. 16 x 4: the smallest tile with vector
+    // that the histogram's 16-byte loads do not divide. 16 x 4: the smallest tile with vector
     // loads; its scan chunk is 256 tiles, so the scan's second chunk is cheap to reach.
     // (Every distinct shape costs pipeline compilations: lavapipe compiles at first dispatch,
     // so the tests share this small set of shapes; see vktest::kTileShapes.)
@@ -79,7 +79,7 @@ TEST_CASE("64-bit keys, sizes around the tile boundaries", "[sort]") {
 TEST_CASE("a 1024-invocation workgroup", "[sort]") {
     // More subgroups than subgroup 0 has lanes (1024 / 8 = 128 on lavapipe, 256 at width 4): the
     // workgroup scans loop over chunks of subgroup totals. Skipped where the device cannot hold
-    // it. (The most keys per thread, 32, is tested on the count pass alone in test_passes.cpp.)
+    // it. (The most keys per thread, 32, is tested on the histogram alone in test_passes.cpp.)
     const VkPhysicalDeviceLimits& limits = vktest::context().properties().limits;
     const SorterOptions options{1024, 4};
     if (options.workgroupSize > std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0])) {
@@ -113,7 +113,7 @@ TEST_CASE("a 1024-invocation workgroup", "[sort]") {
 }
 
 TEST_CASE("keysPerThread 1 to 3 build valid pipelines and sort", "[sort]") {
-    // The count pass loads 16-byte vectors, 4 u32 or 2 u64 keys each. Fewer keys per thread than
+    // The histogram loads 16-byte vectors, 4 u32 or 2 u64 keys each. Fewer keys per thread than
     // keys per vector must still give valid shaders (the validation layer checks the SPIR-V
     // after specialization), and sort. (5 and 6, not multiples, are in kTileShapes.)
     for (uint32_t keysPerThread = 1; keysPerThread <= 3; ++keysPerThread) {

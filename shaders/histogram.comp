@@ -1,5 +1,5 @@
 #version 450
-// Pass 1 of 3: how many keys of each digit value this workgroup's tile holds. Runs for the first
+// Per tile: how many keys of each digit value this workgroup's tile holds. Runs for the first
 // pass of a sort only; each reorder counts the digits of the pass after it (see reorder.comp).
 //
 // Each invocation counts its keys in registers: sixteen 8-bit counters packed into one uvec4
@@ -77,8 +77,8 @@ void main() {
     barrier();
     if (gl_LocalInvocationIndex < kRadix) {
         uint digit = gl_LocalInvocationIndex;
-        tables[countsEntry(pc.table, digit, tile)] = s_counts[digit];
+        tables[histogramEntry(pc.table, digit, tile)] = s_counts[digit];
         // The first reorder adds the second pass's counts into the next table.
-        tables[countsEntry((pc.table + 1u) % kCountTables, digit, tile)] = 0u;
+        tables[histogramEntry((pc.table + 1u) % kHistogramTables, digit, tile)] = 0u;
     }
 }

@@ -1,7 +1,7 @@
 #version 450
 // The whole sort in one workgroup, for counts that fit one tile: every pass ranks and exchanges
 // the keys (and values) in registers and shared memory, and only the result goes back to memory.
-// One dispatch instead of a count and a reorder per pass, so small sorts cost microseconds.
+// One dispatch instead of a histogram and a reorder per pass, so small counts cost microseconds.
 //
 // pc.shift is the first pass's lowest bit and pc.endBit the end of the sorted range; the output
 // binding is wherever the multi-pass sort would leave its result (see src/record.cpp), which may
