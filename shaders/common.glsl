@@ -22,10 +22,13 @@
 #define VKSORT_VALUE_WORDS 0
 #endif
 
-// Upper bound of gl_NumSubgroups: the host sets it to workgroup size / smallest subgroup size.
+layout(local_size_x_id = kSpecWorkgroupSize) in;
+// The subgroups per workgroup the per-subgroup counters of rank.glsl are sized for: the host sets
+// it to workgroup size / the smallest subgroup size it expects. A launch with more subgroups is
+// still served (the counters are shared in turns), only more slowly.
 layout(constant_id = kSpecMaxSubgroups) const uint MAX_SUBGROUPS = 64;
-// True when the pipeline guarantees full subgroups: invocation i is lane i % size of subgroup
-// i / size, so positions follow from the IDs without a workgroup scan.
+// True when the pipeline was created with REQUIRE_FULL_SUBGROUPS. Only a promise: see
+// denseSubgroups().
 layout(constant_id = kSpecFullSubgroups) const bool FULL_SUBGROUPS = false;
 
 layout(push_constant) uniform PushBlock { VksortPushConstants pc; };
@@ -79,12 +82,12 @@ uint flatWorkgroupIndex() {
     return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
 }
 
-// A device may launch more subgroups than the host sized the shared arrays for (a subgroup
-// size below the one it reported). Refuse such a launch visibly rather than write out of bounds.
-bool launchIsSupported() {
-    if (gl_NumSubgroups <= MAX_SUBGROUPS) return true;
-    if (gl_LocalInvocationIndex == 0u) atomicOr(tables[kInfoStatus], kStatusTooManySubgroups);
-    return false;
+// Every subgroup is full, so invocation positions follow from gl_SubgroupID and
+// gl_SubgroupInvocationID without a workgroup scan. Checked rather than trusted: lavapipe (Mesa
+// 22.3) at 1024-bit vectors promises full 32-lane subgroups and launches 16-lane ones
+// (tests/test_subgroups.cpp), and such a launch must take the general path, not a wrong one.
+bool denseSubgroups() {
+    return FULL_SUBGROUPS && gl_NumSubgroups * gl_SubgroupSize == gl_WorkGroupSize.x;
 }
 
 // ---- Keys and digits -----------------------------------------------------------------------
@@ -149,7 +152,8 @@ uvec4 matchDigit(uint digit) {
 }
 
 // Totals of the subgroups, scanned by subgroup 0; the grand total sits after the last subgroup.
-shared uint s_subgroupTotals[MAX_SUBGROUPS + 1u];
+// Sized for one-lane subgroups, so no launch of this workgroup size can overrun it.
+shared uint s_subgroupTotals[gl_WorkGroupSize.x + 1u];
 
 // Exclusive prefix sum over the workgroup of one value per invocation, in the order
 // (gl_SubgroupID, active lane). Every invocation must call it (it contains barriers). A caller
@@ -192,7 +196,7 @@ struct TileLayout {
 
 TileLayout tileLayout(uint keysPerThread) {
     TileLayout place;
-    if (FULL_SUBGROUPS) {
+    if (denseSubgroups()) {
         place.lane = gl_SubgroupInvocationID;
         place.width = gl_SubgroupSize;
         place.chunkBase = gl_SubgroupID * gl_SubgroupSize * keysPerThread;

@@ -5,8 +5,8 @@
 // Each invocation counts its keys in registers: sixteen 8-bit counters packed into one uvec4
 // (keys per thread stay below 256, which the host checks). Spread to 16-bit fields, subgroupAdd
 // sums them across the subgroup (no field can carry: a subgroup sees at most 128 lanes * 255
-// keys < 65536), and one lane per subgroup adds the totals into shared memory. The result goes to the counts table, digit-major,
-// for the scan. Counting needs no order, only that every key of the tile is seen once, so the
+// keys < 65536), and one lane per subgroup adds the totals into shared memory. The result goes
+// to the histogram table, digit-major, for the scan. Counting needs no order, only that every key of the tile is seen once, so the
 // loads are striped across the workgroup and, for whole tiles, 16 bytes wide and all issued
 // before the first is used: the pass is a pure read of the keys and must run at read bandwidth.
 
@@ -15,7 +15,7 @@
 
 layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
 
-shared uint s_counts[kRadix];
+shared uint s_tileHistogram[kRadix];
 
 // Counter of digit d: 8 bits at (d & 3) * 8 of word d >> 2.
 void countDigit(uint digit, inout uvec4 counters) {
@@ -28,14 +28,13 @@ const uint KEYS_PER_VECTOR = 4u / VKSORT_KEY_WORDS;
 const uint VECTORS_PER_THREAD = (KEYS_PER_THREAD + KEYS_PER_VECTOR - 1u) / KEYS_PER_VECTOR;
 
 void main() {
-    if (!launchIsSupported()) return;
     uint tile = flatWorkgroupIndex();
     if (tile >= tileCount()) return;
     uint count = elementCount();
     uint tileBase = tile * TILE_SIZE;
     DigitMap map = digitMap(pc.shift, pc.endBit);
 
-    if (gl_LocalInvocationIndex < kRadix) s_counts[gl_LocalInvocationIndex] = 0u;
+    if (gl_LocalInvocationIndex < kRadix) s_tileHistogram[gl_LocalInvocationIndex] = 0u;
 
     uvec4 counters = uvec4(0u);
     if (KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && tileBase + TILE_SIZE <= count) {
@@ -62,7 +61,7 @@ void main() {
             if (slot < valid) countDigit(digitOf(keysIn[tileBase + slot], map), counters);
         }
     }
-    barrier(); // s_counts is zeroed
+    barrier(); // s_tileHistogram is zeroed
     // even[w] holds digits 4w and 4w + 2, odd[w] digits 4w + 1 and 4w + 3, in 16-bit fields.
     uvec4 even = subgroupAdd(counters & 0x00FF00FFu);
     uvec4 odd = subgroupAdd((counters >> 8u) & 0x00FF00FFu);
@@ -70,15 +69,15 @@ void main() {
         [[unroll]] for (uint w = 0u; w < 4u; ++w) {
             uint fields[4] = {even[w] & 0xFFFFu, odd[w] & 0xFFFFu, even[w] >> 16u, odd[w] >> 16u};
             [[unroll]] for (uint f = 0u; f < 4u; ++f) {
-                if (fields[f] != 0u) atomicAdd(s_counts[4u * w + f], fields[f]);
+                if (fields[f] != 0u) atomicAdd(s_tileHistogram[4u * w + f], fields[f]);
             }
         }
     }
     barrier();
     if (gl_LocalInvocationIndex < kRadix) {
         uint digit = gl_LocalInvocationIndex;
-        tables[histogramEntry(pc.table, digit, tile)] = s_counts[digit];
-        // The first reorder adds the second pass's counts into the next table.
-        tables[histogramEntry((pc.table + 1u) % kHistogramTables, digit, tile)] = 0u;
+        tables[histogramEntry(pc.table, digit, tile)] = s_tileHistogram[digit];
+        // The first reorder adds the second pass's counts into this one.
+        tables[histogramEntry(pc.zeroTable, digit, tile)] = 0u;
     }
 }

@@ -1,9 +1,18 @@
 // vksort GLSL library: a tile of keys stably ranked by digit, and moved, in shared memory.
 // Included after common.glsl and tile.glsl by the reorder pass and the single-workgroup sort.
 
-// Per-subgroup digit counters, digit-major ([digit * gl_NumSubgroups + subgroup]), so that after
-// an exclusive scan each entry is where that subgroup's keys of that digit start in the tile.
+// Digit counters per group of subgroups, digit-major ([digit * groups + group]), so that after an
+// exclusive scan each entry is where that group's keys of that digit start in the tile. A group is
+// one subgroup unless the device launched more than MAX_SUBGROUPS (see counterGroups()).
 shared uint s_histogram[kRadix * MAX_SUBGROUPS];
+
+// Subgroups sharing one set of counters: 1 unless the launch has more subgroups than the counters
+// were sized for. Consecutive subgroups share, so a group's keys stay contiguous in input order.
+uint subgroupsPerGroup() { return (gl_NumSubgroups + MAX_SUBGROUPS - 1u) / MAX_SUBGROUPS; }
+uint counterGroups() {
+    uint share = subgroupsPerGroup();
+    return (gl_NumSubgroups + share - 1u) / share;
+}
 
 // Per key of this invocation: the digit in bits 16 and up, and (after rankTile) the key's sorted
 // position in the tile in bits 0-15 (tiles hold at most 65536 keys, which the host checks).
@@ -18,7 +27,7 @@ uint rankOf(uint j) { return g_rank[j] & 0xFFFFu; }
 // invocation sums a short run of consecutive entries and the runs' sums are scanned across the
 // workgroup.
 void scanHistogram(uint n) {
-    if (FULL_SUBGROUPS && n <= 4u * gl_SubgroupSize) {
+    if (denseSubgroups() && n <= 4u * gl_SubgroupSize) {
         if (gl_SubgroupID == 0u) {
             uint begin = min(gl_SubgroupInvocationID * 4u, n);
             uint end = min(begin + 4u, n);
@@ -54,34 +63,42 @@ void scanHistogram(uint n) {
 // tileLayout). On return rankOf(j) is the sorted position of this invocation's key j and
 // localDigitStart(d) is where digit d begins.
 void rankTile() {
-    uint subgroups = gl_NumSubgroups;
-    for (uint i = gl_LocalInvocationIndex; i < kRadix * subgroups; i += gl_WorkGroupSize.x) {
+    uint share = subgroupsPerGroup();
+    uint groups = counterGroups();
+    uint group = gl_SubgroupID / share;
+    for (uint i = gl_LocalInvocationIndex; i < kRadix * groups; i += gl_WorkGroupSize.x) {
         s_histogram[i] = 0u;
     }
     barrier();
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint digit = g_rank[j] >> 16u;
-        uvec4 peers = matchDigit(digit);
-        uint before = subgroupBallotExclusiveBitCount(peers);
-        uint count = subgroupBallotBitCount(peers);
-        uint counter = digit * subgroups + gl_SubgroupID;
-        uint seen = s_histogram[counter];
-        // subgroupBarrier() orders shared memory too (GL_KHR_shader_subgroup): every peer reads
-        // the counter before the last peer advances it, and the next step sees the new value.
-        subgroupBarrier();
-        if (before + 1u == count) s_histogram[counter] = seen + count;
-        subgroupBarrier();
-        g_rank[j] += seen + before;
+    // The subgroups of a group take turns in input order, a barrier apart; normally one turn.
+    for (uint turn = 0u; turn < share; ++turn) {
+        if (gl_SubgroupID % share == turn) {
+            [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+                uint digit = g_rank[j] >> 16u;
+                uvec4 peers = matchDigit(digit);
+                uint before = subgroupBallotExclusiveBitCount(peers);
+                uint count = subgroupBallotBitCount(peers);
+                uint counter = digit * groups + group;
+                uint seen = s_histogram[counter];
+                // subgroupBarrier() orders shared memory too (GL_KHR_shader_subgroup): every peer
+                // reads the counter before the last peer advances it, and the next step sees the
+                // new value.
+                subgroupBarrier();
+                if (before + 1u == count) s_histogram[counter] = seen + count;
+                subgroupBarrier();
+                g_rank[j] += seen + before;
+            }
+        }
+        barrier();
     }
-    barrier();
-    scanHistogram(kRadix * subgroups);
+    scanHistogram(kRadix * groups);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        g_rank[j] += s_histogram[(g_rank[j] >> 16u) * subgroups + gl_SubgroupID];
+        g_rank[j] += s_histogram[(g_rank[j] >> 16u) * groups + group];
     }
 }
 
 uint localDigitStart(uint digit) {
-    return s_histogram[digit * gl_NumSubgroups];
+    return s_histogram[digit * counterGroups()];
 }
 
 // One 32-bit word per key goes to its rank in shared memory; each invocation then takes back the

@@ -28,7 +28,6 @@ shared uint s_nextHistogram[kNextHistogramSlots];
 shared uint s_firstDestinationTile[kRadix];
 
 void main() {
-    if (!launchIsSupported()) return;
     uint tile = flatWorkgroupIndex();
     uint tiles = tileCount();
     if (tile >= tiles) return;
@@ -83,7 +82,7 @@ void main() {
     if (invocation < kRadix) {
         // Zero this tile's entries of the table the pass after next will add its counts into;
         // their last reader was the previous pass.
-        tables[histogramEntry((table + 2u) % kHistogramTables, invocation, tile)] = 0u;
+        tables[histogramEntry(pc.zeroTable, invocation, tile)] = 0u;
     }
     for (uint i = invocation; i < kNextHistogramSlots; i += gl_WorkGroupSize.x) s_nextHistogram[i] = 0u;
 
@@ -167,13 +166,12 @@ void main() {
 
     if (countNext) {
         barrier();
-        uint nextTable = (table + 1u) % kHistogramTables;
         for (uint i = invocation; i < kNextHistogramSlots; i += gl_WorkGroupSize.x) {
             uint n = s_nextHistogram[i];
             if (n != 0u) {
                 uint digit = i / (2u * kRadix);
                 uint destinationTile = s_firstDestinationTile[digit] + (i / kRadix) % 2u;
-                atomicAdd(tables[histogramEntry(nextTable, i % kRadix, destinationTile)], n);
+                atomicAdd(tables[histogramEntry(pc.nextTable, i % kRadix, destinationTile)], n);
             }
         }
     }

@@ -8,10 +8,7 @@
 
 #include "common.glsl"
 
-layout(local_size_x_id = kSpecWorkgroupSize) in;
-
 void main() {
-    if (!launchIsSupported()) return;
     uint digit = gl_WorkGroupID.x;
     uint tiles = tileCount();
     uint row = histogramEntry(pc.table, digit, 0u);

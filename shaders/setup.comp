@@ -6,8 +6,6 @@
 // VkDispatchIndirectCommand of each: dispatches of the path not taken, and workgroups past the
 // count, are never launched.
 //
-// Push constants (see vksort_config.h): count = single-dispatch capacity, numTiles = inline-scan
-// tile limit, maxCount = capacity, dispatchWidth = maxComputeWorkGroupCount[0].
 
 #include "common.glsl"
 #include "tile.glsl"
@@ -22,8 +20,8 @@ void main() {
     if (gl_LocalInvocationIndex != 0u) return;
     uint count = min(tables[kInfoRequested], pc.maxCount);
     uint tiles = count / TILE_SIZE + (count % TILE_SIZE != 0u ? 1u : 0u);
-    bool single = count <= pc.count;
-    bool inlined = tiles <= pc.numTiles;
+    bool single = count <= pc.singleMaxCount;
+    bool inlined = tiles <= pc.inlineScanMaxTiles;
     tables[kInfoCount] = count;
     tables[kInfoNumTiles] = tiles;
     tables[kInfoInlineScan] = inlined ? 1u : 0u;

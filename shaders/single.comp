@@ -13,7 +13,6 @@
 #include "rank.glsl"
 
 void main() {
-    if (!launchIsSupported()) return;
     if (flatWorkgroupIndex() != 0u) return;
     uint count = min(elementCount(), TILE_SIZE);
     TileLayout place = tileLayout(KEYS_PER_THREAD);

@@ -1,7 +1,6 @@
 // vksort GLSL library: the geometry of one workgroup's tile of keys.
 // Included after common.glsl by the passes that work on whole tiles (histogram, reorder, single-workgroup sort).
 
-layout(local_size_x_id = kSpecWorkgroupSize) in;
 #ifdef VKSORT_KEYS_PER_THREAD
 const uint KEYS_PER_THREAD = VKSORT_KEYS_PER_THREAD;
 #else

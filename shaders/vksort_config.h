@@ -53,47 +53,49 @@ VKSORT_CONST kFlagNextHistogram = 32u;      /* the reorder also counts the next 
 VKSORT_CONST kFlagInlineScan = 64u;     /* the reorder scans the counts itself (few tiles) */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
-/* One block for every pipeline; 36 bytes, well under the 128 bytes every device offers.
- * The indirect setup (setup.comp) reads: count = the single-dispatch capacity, numTiles = the
- * inline-scan tile limit, maxCount, dispatchWidth; the other pipelines ignore dispatchWidth. */
+/* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
+ * for every step. 52 bytes, under the 128 bytes every device offers. */
 struct VksortPushConstants {
-    VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect) */
+    VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect: tables[kInfoCount]) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
-    VKSORT_U32 rowStride;  /* tiles per digit row of the counts table (capacity, not count) */
-    VKSORT_U32 shift;      /* lowest key bit of this pass's digit (the single-workgroup sort: the begin bit) */
+    VKSORT_U32 rowStride;  /* tiles per digit row of a histogram table (the capacity's, not the count's) */
+    VKSORT_U32 shift;      /* lowest key bit of the first digit this dispatch sorts */
     VKSORT_U32 endBit;     /* one past the highest key bit sorted: a digit never reaches past it */
     VKSORT_U32 flags;      /* kFlag* bits */
-    VKSORT_U32 maxCount;   /* the bindings' capacity: indirect counts are clamped to it */
-    VKSORT_U32 dispatchWidth; /* indirect setup: max workgroups per grid row */
-    VKSORT_U32 table;      /* which of the kHistogramTables tables holds this pass's counts */
+    VKSORT_U32 maxCount;   /* the bindings' capacity: the setup clamps indirect counts to it */
+    VKSORT_U32 table;      /* histogram table of this pass: the histogram writes it, the scan
+                              scans it, the reorder reads it */
+    VKSORT_U32 nextTable;  /* where the reorder adds the next pass's counts (kFlagNextHistogram) */
+    VKSORT_U32 zeroTable;  /* zeroed by this dispatch's tiles for a later pass to add into */
+    VKSORT_U32 singleMaxCount;     /* setup: counts up to this take the single-workgroup sort */
+    VKSORT_U32 inlineScanMaxTiles; /* setup: tile counts up to this let the reorder scan inline */
+    VKSORT_U32 dispatchWidth;      /* setup: the most workgroups per grid row */
 };
-VKSORT_CONST kPushConstantsSize = 36u;
+VKSORT_CONST kPushConstantsSize = 52u;
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
-/* [0, kInfoWords)        info: runtime count, tile count, indirect dispatch arguments, status
+/* [0, kInfoWords)        info: runtime count, tile count, indirect dispatch arguments
  * [kTotalsOffset, +16)   per-digit totals of the current pass, written by the scan
  * [kHistogramsOffset, ...)   kHistogramTables tables of per-tile digit counts, each digit-major:
  *                        table k at kHistogramsOffset + k * kRadix * rowStride, entry
  *                        [digit * rowStride + tile]; the scan turns a table's rows into their
  *                        exclusive prefixes in place.
- * The tables rotate: pass p reads table p % 3, its reorder adds pass p + 1's counts into table
- * (p + 1) % 3 and zeroes table (p + 2) % 3 for pass p + 1 to add into. The histogram (first
- * pass only) writes table 0 and zeroes table 1. No table ever needs a separate clear. */
+ * The tables rotate (the push constants name them: table, nextTable, zeroTable): pass p reads
+ * table p % 3, its reorder adds pass p + 1's counts into table (p + 1) % 3 and zeroes table
+ * (p + 2) % 3 for pass p + 1 to add into. The histogram (first pass only) writes table 0 and
+ * zeroes table 1. No table ever needs a separate clear. src/program.cpp computes the rotation. */
 VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count */
 VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
 VKSORT_CONST kInfoInlineScan = 3u;     /* 1: few enough tiles for the reorder to scan inline */
-VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for count and reorder */
+VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for histogram and reorder */
 VKSORT_CONST kInfoScanArgs = 8u;       /* VkDispatchIndirectCommand for the scan */
-VKSORT_CONST kInfoSingleArgs = 12u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
-VKSORT_CONST kInfoStatus = 16u;        /* nonzero: a shader met an impossible launch (see below) */
+VKSORT_CONST kInfoSingleArgs = 12u;    /* VkDispatchIndirectCommand for the single-workgroup sort */
 VKSORT_CONST kInfoWords = 32u;
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kHistogramsOffset = kTotalsOffset + kRadix;
 VKSORT_CONST kHistogramTables = 3u;
 
-/* kInfoStatus bits: written instead of touching memory out of bounds. */
-VKSORT_CONST kStatusTooManySubgroups = 1u; /* gl_NumSubgroups exceeded kSpecMaxSubgroups */
 
 /* ---- Reorder ------------------------------------------------------------------------------- */
 /* The run of one digit inside a tile covers at most two destination tiles, so the next pass's
@@ -101,14 +103,14 @@ VKSORT_CONST kStatusTooManySubgroups = 1u; /* gl_NumSubgroups exceeded kSpecMaxS
 VKSORT_CONST kNextHistogramSlots = kRadix * 2u * kRadix;
 
 /* ---- Scan ---------------------------------------------------------------------------------- */
-/* The scan runs with the tile passes' workgroup size; each invocation scans this many
- * consecutive tiles per chunk. */
+/* Each invocation of the scan (one wide workgroup per digit row, its size chosen by
+ * chooseScanConfig in src/plan.cpp) scans this many consecutive tiles per chunk. */
 VKSORT_CONST kScanItemsPerThread = 16u;
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 36 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 52 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
-static_assert(kInfoSingleArgs + 3u <= kInfoStatus && kInfoStatus < kInfoWords, "info fits");
+static_assert(kInfoSingleArgs + 3u <= kInfoWords, "info fits");
 } /* namespace vksort */
 #endif
 

@@ -59,7 +59,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     }
 
     VksortBindings bindings = new (std::nothrow) VksortBindings_T;
-    if (bindings == nullptr) return VK_ERROR_OUT_OF_HOST_MEMORY;
+    if (bindings == nullptr) return sorter->fail(VK_ERROR_OUT_OF_HOST_MEMORY, __func__, "out of host memory");
     bindings->maxCount = info.maxCount;
     bindings->keyType = info.keyType;
     bindings->valueType = info.valueType;
@@ -78,7 +78,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     result = fn.vkCreateDescriptorPool(sorter->device, &poolInfo, sorter->allocator(), &bindings->pool);
     if (result != VK_SUCCESS) {
         delete bindings;
-        return result;
+        return sorter->fail(result, __func__, "vkCreateDescriptorPool failed");
     }
     VkDescriptorSetLayout layouts[kSetCount];
     for (VkDescriptorSetLayout& layout : layouts) layout = sorter->pipelines.setLayout;
@@ -89,7 +89,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     result = fn.vkAllocateDescriptorSets(sorter->device, &allocateInfo, bindings->sets);
     if (result != VK_SUCCESS) {
         vksortDestroyBindings(sorter, bindings);
-        return result;
+        return sorter->fail(result, __func__, "vkAllocateDescriptorSets failed");
     }
 
     const ScratchLayout& l = bindings->layout;

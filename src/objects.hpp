@@ -4,10 +4,13 @@
 
 #include <vksort/vksort.h>
 
+#include <string>
+
 #include "device.hpp"
 #include "functions.hpp"
 #include "pipelines.hpp"
 #include "plan.hpp"
+#include "program.hpp"
 
 struct VksortSorter_T {
     vksort::Functions fn;
@@ -23,12 +26,9 @@ struct VksortSorter_T {
     void* messageUserData = nullptr;
 
     const VkAllocationCallbacks* allocator() const { return hasAllocator ? &allocatorCopy : nullptr; }
+    // Explains an error VkResult through the caller's message callback, and returns it.
+    VkResult fail(VkResult result, const char* function, const std::string& message) const;
 };
-
-// Descriptor sets for the two directions of the ping-pong: even passes read the caller's
-// buffers and write the scratch copies, odd passes the reverse. The single-workgroup sort
-// writes its result where the passes would have: in place for an even pass count.
-enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetCount = 3 };
 
 struct VksortBindings_T {
     uint32_t maxCount = 0;
@@ -37,7 +37,7 @@ struct VksortBindings_T {
     VksortBufferRange keys{}, values{}, scratch{};
     vksort::ScratchLayout layout;
     VkDescriptorPool pool = VK_NULL_HANDLE;
-    VkDescriptorSet sets[kSetCount] = {};
+    VkDescriptorSet sets[vksort::kSetCount] = {};
 };
 
 namespace vksort {

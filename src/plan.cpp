@@ -11,8 +11,9 @@ bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 // Shared arrays are sized per subgroup. Where the pipelines guarantee full subgroups of a size
 // within the device's [minSubgroupSize, maxSubgroupSize] the minimum is exact. Otherwise a driver
 // may launch subgroups narrower, or emptier, than the size it reports, so the arrays are sized
-// for subgroups of 4 unless the device names a smaller minimum; a launch with more subgroups than
-// that is refused by the shaders (kStatusTooManySubgroups) instead of overrunning the arrays.
+// for subgroups of 4 unless the device names a smaller minimum. A launch with more subgroups than
+// that (a driver that breaks its promise) is still sorted correctly: the shaders share counters
+// between subgroups in turns (shaders/rank.glsl), slower but never out of bounds.
 constexpr uint32_t kAssumedSmallestSubgroup = 4;
 
 // The histogram kernel keeps a thread's counts in 8-bit fields and sums 16-bit fields across a subgroup

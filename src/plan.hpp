@@ -107,6 +107,9 @@ struct ScratchLayout {
 ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
                           uint64_t alignment);
 
+// The most digit passes a sort has: 64-bit keys, all bits.
+constexpr uint32_t kMaxPasses = 64 / kDigitBits;
+
 // The digit passes over bits [beginBit, endBit): pass i sorts bits [beginBit + 4i, ...).
 struct PassPlan {
     uint32_t beginBit = 0;

@@ -6,104 +6,98 @@
 
 namespace vksort {
 
-bool useInlineScan(uint32_t numTiles) { return numTiles <= kInlineScanMaxTiles; }
-
-uint32_t orderFlags(VksortKeyType keyType, VksortOrder order) {
-    uint32_t flags = 0;
-    switch (keyType) {
-    case VKSORT_KEY_TYPE_INT32:
-    case VKSORT_KEY_TYPE_INT64: flags = kFlagKeySigned; break;
-    case VKSORT_KEY_TYPE_FLOAT32:
-    case VKSORT_KEY_TYPE_FLOAT64: flags = kFlagKeyFloat; break;
-    default: flags = kFlagKeyUnsigned; break;
-    }
-    if (order == VKSORT_ORDER_DESCENDING) flags |= kFlagDescending;
-    return flags;
-}
-
-void bindPass(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-              const PassParams& pass) {
-    VksortPushConstants constants{};
-    constants.count = pass.count;
-    constants.numTiles = ceilDiv(pass.count, sorter.tile.tileSize());
-    constants.rowStride = bindings.layout.rowStride;
-    constants.shift = pass.shift;
-    constants.endBit = pass.endBit;
-    constants.flags = pass.flags;
-    constants.maxCount = bindings.maxCount;
-    constants.table = pass.table;
-    const Functions& fn = sorter.fn;
-    fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, 1,
-                               &bindings.sets[pass.set], 0, nullptr);
-    fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), &constants);
-}
-
 namespace {
-
-bool isIndirect(const PassParams& pass) { return (pass.flags & kFlagIndirect) != 0; }
 
 // Byte offset of an info word inside the scratch buffer.
 VkDeviceSize infoOffset(const VksortBindings_T& bindings, uint32_t word) {
     return bindings.scratch.offset + bindings.layout.tablesOffset + VkDeviceSize(word) * 4u;
 }
 
-void dispatchTiles(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                   VkPipeline pipeline, const PassParams& pass) {
-    sorter.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    if (isIndirect(pass)) {
-        sorter.fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, kInfoTileArgs));
-        return;
+VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bindings, Kernel kernel) {
+    const uint32_t k = keyWidthIndex(bindings.keyType), v = valueWidthIndex(bindings.valueType);
+    switch (kernel) {
+    case Kernel::Histogram: return sorter.pipelines.histogram[k];
+    case Kernel::Scan: return sorter.pipelines.scan;
+    case Kernel::Reorder: return sorter.pipelines.reorder[k][v];
+    case Kernel::Single: return sorter.pipelines.single[k][v];
+    case Kernel::Setup: return sorter.pipelines.setup;
     }
-    Grid grid = gridFor(ceilDiv(pass.count, sorter.tile.tileSize()), sorter.deviceInfo.facts.maxWorkgroupCount[0]);
-    sorter.fn.vkCmdDispatch(cmd, grid.x, grid.y, 1);
+    return VK_NULL_HANDLE;
+}
+
+void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind) {
+    if (kind == Barrier::None) return;
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    VkPipelineStageFlags srcStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    VkPipelineStageFlags dstStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    if (kind == Barrier::TransferToCompute) {
+        srcStages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    } else if (kind == Barrier::ComputeAndIndirect) {
+        // The launch arguments live in the tables binding, which every dispatch may write: the
+        // later indirect launches read them.
+        barrier.dstAccessMask |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+        dstStages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+    }
+    fn.vkCmdPipelineBarrier(cmd, srcStages, dstStages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+void writeTimestamps(VkCommandBuffer cmd, const Functions& fn, const TimestampTarget& target, uint32_t first,
+                     uint32_t count) {
+    if (target.pool == VK_NULL_HANDLE) return;
+    for (uint32_t q = first; q < first + count; ++q) {
+        fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, target.pool, target.firstQuery + q);
+    }
 }
 
 } // namespace
 
-void dispatchHistogram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                   const PassParams& pass) {
-    dispatchTiles(cmd, sorter, bindings, sorter.pipelines.histogram[keyWidthIndex(bindings.keyType)], pass);
-}
-
-void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                  const PassParams& pass) {
-    sorter.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.scan);
-    if (isIndirect(pass)) {
-        sorter.fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, kInfoScanArgs));
+void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step,
+                const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource) {
+    const Functions& fn = sorter.fn;
+    if (step.kind == StepKind::CopyCount) {
+        VkBufferCopy region{countSource->offset, infoOffset(bindings, kInfoRequested), 4};
+        fn.vkCmdCopyBuffer(cmd, countSource->buffer, bindings.scratch.buffer, 1, &region);
     } else {
-        sorter.fn.vkCmdDispatch(cmd, kRadix, 1, 1); // one workgroup per digit row
+        fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineFor(sorter, bindings, step.kernel));
+        fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, 1,
+                                   &bindings.sets[step.set], 0, nullptr);
+        fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(step.constants),
+                              &step.constants);
+        if (step.indirect) {
+            fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, step.argsWord));
+        } else {
+            fn.vkCmdDispatch(cmd, step.grid.x, step.grid.y, 1);
+        }
+    }
+    writeTimestamps(cmd, fn, timestamps, step.firstTimestamp, step.timestampCount);
+    recordBarrier(cmd, fn, step.barrier);
+}
+
+void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+                   const Program& program, const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource) {
+    writeTimestamps(cmd, sorter.fn, timestamps, 0, program.leadingTimestamps);
+    for (uint32_t i = 0; i < program.stepCount; ++i) {
+        recordStep(cmd, sorter, bindings, program.steps[i], timestamps, countSource);
     }
 }
 
-void dispatchReorder(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                     const PassParams& pass) {
-    VkPipeline pipeline =
-        sorter.pipelines.reorder[keyWidthIndex(bindings.keyType)][valueWidthIndex(bindings.valueType)];
-    dispatchTiles(cmd, sorter, bindings, pipeline, pass);
-}
-
-void dispatchSingle(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                   const PassParams& pass) {
-    VkPipeline pipeline = sorter.pipelines.single[keyWidthIndex(bindings.keyType)][valueWidthIndex(bindings.valueType)];
-    sorter.fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    if (isIndirect(pass)) {
-        sorter.fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, kInfoSingleArgs));
-    } else {
-        sorter.fn.vkCmdDispatch(cmd, 1, 1, 1);
-    }
-}
-
-void recordComputeBarrier(VkCommandBuffer cmd, const VksortSorter_T& sorter, bool indirect) {
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    VkPipelineStageFlags dstStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-    if (indirect) {
-        barrier.dstAccessMask |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
-        dstStages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
-    }
-    sorter.fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dstStages, 0, 1, &barrier, 0, nullptr, 0,
-                                   nullptr);
+ProgramInput programInput(const VksortSorter_T& sorter, const VksortBindings_T& bindings, const PassPlan& passes,
+                          VksortOrder order, uint32_t count, bool indirect) {
+    ProgramInput in;
+    in.tile = sorter.tile;
+    in.singleMaxCount = sorter.singleTile.tileSize();
+    in.maxWorkgroupCountX = sorter.deviceInfo.facts.maxWorkgroupCount[0];
+    in.maxCount = bindings.maxCount;
+    in.rowStride = bindings.layout.rowStride;
+    in.keyFlags = orderFlags(bindings.keyType, order);
+    in.indexValues = bindings.valueType == VKSORT_VALUE_TYPE_INDEX;
+    in.passes = passes;
+    in.count = count;
+    in.indirect = indirect;
+    return in;
 }
 
 } // namespace vksort
@@ -147,100 +141,13 @@ void describeResult(const VksortBindings_T& bindings, const PassPlan& plan, Vkso
     *result = r;
 }
 
-// The data path of every sort. `indirect`: the count is in the caller's buffer (copied into
-// the tables, launches computed by the setup dispatch); otherwise it is pInfo->count.
+// Builds the program of a validated request and records it.
 void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortSortInfo& info, const PassPlan& plan,
-                const VkDescriptorBufferInfo* indirect) {
+                const VkDescriptorBufferInfo* countSource) {
     const VksortBindings_T& bindings = *info.bindings;
-    const Functions& fn = sorter.fn;
-
-    // Optional profiling: one timestamp before the sort and one after each dispatch of a pass.
-    uint32_t nextQuery = info.firstTimestampQuery;
-    auto timestamp = [&]() {
-        if (info.timestampQueryPool == VK_NULL_HANDLE) return;
-        fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, info.timestampQueryPool, nextQuery++);
-    };
-    timestamp();
-
-    uint32_t baseFlags = orderFlags(bindings.keyType, info.order);
-    if (bindings.valueType == VKSORT_VALUE_TYPE_INDEX) baseFlags |= kFlagIndexValues;
-    if (indirect != nullptr) baseFlags |= kFlagIndirect;
-    // Either path leaves the result where the passes would: in place for an even pass count.
-    PassParams first;
-    first.count = info.count;
-    first.shift = plan.beginBit;
-    first.endBit = plan.endBit;
-    first.flags = baseFlags;
-    first.set = plan.passCount % 2 == 1 ? kSetForward : kSetInPlace;
-
-    bool small = false, inlineScan = false;
-    if (indirect != nullptr) {
-        // The caller's count into the tables; the setup dispatch turns it into every launch below.
-        VkBufferCopy region{indirect->offset, infoOffset(bindings, kInfoRequested), 4};
-        fn.vkCmdCopyBuffer(cmd, indirect->buffer, bindings.scratch.buffer, 1, &region);
-        VkMemoryBarrier copied{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-        copied.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        copied.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-        fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
-                                &copied, 0, nullptr, 0, nullptr);
-        VksortPushConstants setup{};
-        setup.count = sorter.singleTile.tileSize();
-        setup.numTiles = kInlineScanMaxTiles;
-        setup.maxCount = bindings.maxCount;
-        setup.dispatchWidth = sorter.deviceInfo.facts.maxWorkgroupCount[0];
-        fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, 1,
-                                   &bindings.sets[kSetForward], 0, nullptr);
-        fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(setup), &setup);
-        fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.setup);
-        fn.vkCmdDispatch(cmd, 1, 1, 1);
-        recordComputeBarrier(cmd, sorter, true);
-        // Both paths are recorded; the setup gave the one not taken zero workgroups.
-        bindPass(cmd, sorter, bindings, first);
-        dispatchSingle(cmd, sorter, bindings, first);
-        recordComputeBarrier(cmd, sorter, true);
-    } else {
-        small = info.count <= sorter.singleTile.tileSize();
-        inlineScan = useInlineScan(ceilDiv(info.count, sorter.tile.tileSize()));
-        if (small) {
-            // Every pass inside one workgroup: one dispatch.
-            bindPass(cmd, sorter, bindings, first);
-            dispatchSingle(cmd, sorter, bindings, first);
-            for (uint32_t q = 0; q < 3 * plan.passCount; ++q) timestamp();
-            return;
-        }
-    }
-
-    // The histogram runs for the first pass only: every reorder counts the next pass's digits
-    // per destination tile while it writes. Per pass then: scan the counts into offsets (unless
-    // tiles are few enough for the reorder to sum them itself), reorder into the other buffer of
-    // the ping-pong pair. Even passes read the caller's buffers, odd passes the scratch.
-    // Skipped dispatches still get their timestamp, so the query layout stays fixed.
-    for (uint32_t p = 0; p < plan.passCount; ++p) {
-        PassParams pass;
-        pass.count = info.count;
-        pass.shift = plan.shift(p);
-        pass.endBit = plan.endBit;
-        pass.flags = p == 0 ? baseFlags : baseFlags & ~kFlagIndexValues;
-        if (p + 1 < plan.passCount) pass.flags |= kFlagNextHistogram;
-        if (inlineScan) pass.flags |= kFlagInlineScan;
-        pass.table = p % kHistogramTables;
-        pass.set = p % 2 == 0 ? kSetForward : kSetBackward;
-
-        bindPass(cmd, sorter, bindings, pass);
-        if (p == 0) {
-            dispatchHistogram(cmd, sorter, bindings, pass);
-            recordComputeBarrier(cmd, sorter, indirect != nullptr);
-        }
-        timestamp();
-        if (indirect != nullptr || !inlineScan) {
-            dispatchScan(cmd, sorter, bindings, pass);
-            recordComputeBarrier(cmd, sorter, indirect != nullptr);
-        }
-        timestamp();
-        dispatchReorder(cmd, sorter, bindings, pass);
-        timestamp();
-        if (p + 1 < plan.passCount) recordComputeBarrier(cmd, sorter, indirect != nullptr);
-    }
+    Program program;
+    buildProgram(programInput(sorter, bindings, plan, info.order, info.count, countSource != nullptr), &program);
+    recordProgram(cmd, sorter, bindings, program, {info.timestampQueryPool, info.firstTimestampQuery}, countSource);
 }
 
 } // namespace
@@ -261,15 +168,7 @@ extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter so
     VkResult result = planSort(sorter, pInfo, &plan, __func__);
     if (result != VK_SUCCESS) return result;
     if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
-    if (pInfo->count != 0) {
-        recordSort(commandBuffer, *sorter, *pInfo, plan, nullptr);
-    } else if (pInfo->timestampQueryPool != VK_NULL_HANDLE) {
-        // Nothing to sort, but a profiler waiting on the queries must still get them.
-        for (uint32_t q = 0; q < vksortTimestampQueryCount(plan.passCount); ++q) {
-            sorter->fn.vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                                           pInfo->timestampQueryPool, pInfo->firstTimestampQuery + q);
-        }
-    }
+    recordSort(commandBuffer, *sorter, *pInfo, plan, nullptr);
     return VK_SUCCESS;
 }
 

@@ -1,45 +1,30 @@
-// Command recording: the data path of a sort, pass by pass. Also the entry points tests use to
-// run one pass alone against a CPU model.
+// Recording: replays a program (src/program.hpp) into the caller's command buffer.
 #pragma once
 
 #include "objects.hpp"
+#include "program.hpp"
 
 namespace vksort {
 
-// Everything one digit pass needs besides the bindings.
-struct PassParams {
-    uint32_t count = 0;
-    uint32_t shift = 0;  // lowest key bit of the digit
-    uint32_t endBit = 0; // one past the highest key bit sorted
-    uint32_t flags = 0;  // kFlag* bits
-    uint32_t table = 0;  // counts table of this pass (pass % kHistogramTables)
-    BindingSet set = kSetForward;
+// Where the optional timestamps of a sort go.
+struct TimestampTarget {
+    VkQueryPool pool = VK_NULL_HANDLE;
+    uint32_t firstQuery = 0;
 };
 
-// Whether the reorder sums the counts itself instead of a scan dispatch (few tiles).
-bool useInlineScan(uint32_t numTiles);
+// Records one step: for a dispatch its pipeline, descriptor set, push constants and launch; for
+// the count copy, the copy from `countSource` (indirect sorts only). Then the step's timestamps
+// and the barrier after it.
+void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step,
+                const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource = nullptr);
 
-// kFlag* bits for a key type and order.
-uint32_t orderFlags(VksortKeyType keyType, VksortOrder order);
+// Records the whole program: the leading timestamps, then every step.
+void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
+                   const Program& program, const TimestampTarget& timestamps,
+                   const VkDescriptorBufferInfo* countSource = nullptr);
 
-// Binds the pass's descriptor set and push constants (kept across the pipelines of the pass).
-void bindPass(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-              const PassParams& pass);
-// Each binds its pipeline and dispatches; bindPass must have been recorded first. With
-// kFlagIndirect in pass.flags the launch comes from the arguments the setup dispatch wrote.
-void dispatchHistogram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                   const PassParams& pass);
-void dispatchScan(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                  const PassParams& pass);
-void dispatchReorder(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                     const PassParams& pass);
-// The whole sort in one workgroup (count <= sorter.singleTile.tileSize()): `pass` carries the
-// first pass's shift, the end bit, and the set that leaves the result where the passes would.
-void dispatchSingle(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                   const PassParams& pass);
-// Compute writes before it are visible to compute reads and writes after it, and with
-// `indirect` to the launch-argument reads of indirect dispatches too (the passes write the
-// tables binding, which holds the arguments).
-void recordComputeBarrier(VkCommandBuffer cmd, const VksortSorter_T& sorter, bool indirect = false);
+// The program of a sort with these bindings.
+ProgramInput programInput(const VksortSorter_T& sorter, const VksortBindings_T& bindings, const PassPlan& passes,
+                          VksortOrder order, uint32_t count, bool indirect);
 
 } // namespace vksort

@@ -42,6 +42,14 @@ bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 } // namespace
 } // namespace vksort
 
+VkResult VksortSorter_T::fail(VkResult result, const char* function, const std::string& message) const {
+    if (messageCallback != nullptr) {
+        std::string text = std::string(function) + ": " + message;
+        messageCallback(text.c_str(), messageUserData);
+    }
+    return result;
+}
+
 using namespace vksort;
 
 extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo, VksortSorter* pSorter) {

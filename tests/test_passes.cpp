@@ -1,8 +1,9 @@
-// Each pass alone against a CPU model of what it must write (src/record.hpp's entry points).
+// Each step of a real program (src/program.hpp) alone, recorded by the library's own recorder,
+// against a CPU model of what it must write.
 //
 // Every test snapshots the keys, values and scratch ranges, computes the bytes they must hold
 // afterwards from the model (the layout documented in shaders/vksort_config.h, recomputed here
-// rather than taken from the shaders), records just the pass, and compares whole ranges: a pass
+// rather than taken from the shaders), records just the step, and compares whole ranges: a step
 // must write what it owns and not one word more. Untouched table words hold a sentinel.
 #include <catch2/catch.hpp>
 
@@ -18,7 +19,10 @@
 
 namespace {
 
-using vksort::PassParams;
+using vksort::BindingSet;
+using vksort::kSetBackward;
+using vksort::kSetForward;
+using vksort::Kernel;
 
 constexpr uint32_t kSentinel = 0x5EED1E55u;
 const uint32_t kRadix = vksort::kRadix;
@@ -153,6 +157,40 @@ PassRig::Ranges loadWithSentinelTables(PassRig& rig, const hostdata::Data& input
 
 const vktest::SorterOptions kSmallTiles{16, 4};
 
+// What shapes a real program beyond the sort request: whether counts up to the single-workgroup
+// limit take that path (off: the tile steps exist at any count), and up to how many tiles the
+// reorder scans inline (0: every pass has a scan step).
+struct Shape {
+    bool single = false;
+    uint32_t inlineScanMaxTiles = vksort::kInlineScanMaxTiles;
+};
+
+// The program the library would record for a direct sort of `count` keys over bits [begin, end).
+vksort::Program realProgram(const PassRig& rig, VksortOrder order, uint32_t begin, uint32_t end, uint32_t count,
+                            Shape shape = {}) {
+    vksort::PassPlan passes;
+    std::string reason;
+    REQUIRE(vksort::planPasses(rig.keyBytes() * 8, begin, end, &passes, &reason));
+    vksort::ProgramInput in = vksort::programInput(*rig.sorter, rig.bindings(), passes, order, count, false);
+    if (!shape.single) in.singleMaxCount = 0;
+    in.inlineScanMaxTiles = shape.inlineScanMaxTiles;
+    vksort::Program program;
+    vksort::buildProgram(in, &program);
+    return program;
+}
+
+const vksort::Step& findStep(const vksort::Program& program, Kernel kernel, uint32_t pass) {
+    for (uint32_t i = 0; i < program.stepCount; ++i) {
+        if (program.steps[i].kernel == kernel && program.steps[i].pass == pass) return program.steps[i];
+    }
+    FAIL("the program has no step of kernel " << int(kernel) << " for pass " << pass);
+    return program.steps[0];
+}
+
+void runStep(const PassRig& rig, const vksort::Step& step) {
+    rig.run([&](VkCommandBuffer cmd) { vksort::recordStep(cmd, *rig.sorter, rig.bindings(), step, {}); });
+}
+
 } // namespace
 
 TEST_CASE("histogram alone: per-tile digit counts, digit-major, and the next table zeroed", "[passes]") {
@@ -177,25 +215,17 @@ TEST_CASE("histogram alone: per-tile digit counts, digit-major, and the next tab
         for (const Variant& v : variants) {
             // Whole tiles only (the vector loads), a partial last tile, and a single short tile.
             for (uint32_t count : {4 * tile, 5 * tile + 3, tile / 2 + 1}) {
-                const uint32_t table = n++ % vksort::kHistogramTables;
+                ++n;
                 INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", shift " << v.shift << ", end bit "
-                             << v.endBit << ", count " << count << ", table " << table);
+                             << v.endBit << ", count " << count);
                 // A capacity above the count: the columns of tiles past it must stay untouched.
                 PassRig rig(s, v.key, VKSORT_VALUE_TYPE_NONE, count + 2 * tile + 5);
                 hostdata::Data input = hostdata::generate(v.key, VKSORT_VALUE_TYPE_NONE, count, {}, count + n);
                 PassRig::Ranges before = loadWithSentinelTables(rig, input);
 
-                PassParams pass;
-                pass.count = count;
-                pass.shift = v.shift;
-                pass.endBit = v.endBit;
-                pass.flags = vksort::orderFlags(v.key, v.order);
-                pass.table = table;
-                pass.set = kSetForward;
-                rig.run([&](VkCommandBuffer cmd) {
-                    vksort::bindPass(cmd, *s, rig.bindings(), pass);
-                    vksort::dispatchHistogram(cmd, *s, rig.bindings(), pass);
-                });
+                const vksort::Program program = realProgram(rig, v.order, v.shift, v.endBit, count);
+                const vksort::Step& step = findStep(program, Kernel::Histogram, 0);
+                runStep(rig, step);
 
                 const uint32_t numTiles = (count + tile - 1) / tile;
                 auto counts = tileCounts(input, v.order, v.shift, v.endBit, tile, numTiles);
@@ -203,8 +233,8 @@ TEST_CASE("histogram alone: per-tile digit counts, digit-major, and the next tab
                 uint32_t* t = want.tables(rig.layout());
                 for (uint32_t d = 0; d < kRadix; ++d) {
                     for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-                        t[rig.entry(table, d, tileIndex)] = counts[d][tileIndex];
-                        t[rig.entry((table + 1) % vksort::kHistogramTables, d, tileIndex)] = 0;
+                        t[rig.entry(0, d, tileIndex)] = counts[d][tileIndex];
+                        t[rig.entry(1, d, tileIndex)] = 0;
                     }
                 }
                 rig.check(want);
@@ -233,16 +263,10 @@ TEST_CASE("histogram alone at the most keys per thread: 8-bit counters as full a
                 std::memcpy(input.keys.data() + size_t(i) * rig.keyBytes(), &k, rig.keyBytes());
             }
             PassRig::Ranges before = loadWithSentinelTables(rig, input);
-            PassParams pass;
-            pass.count = count;
-            pass.endBit = hostdata::keyBits(key);
-            pass.flags = vksort::orderFlags(key, VKSORT_ORDER_ASCENDING);
-            rig.run([&](VkCommandBuffer cmd) {
-                vksort::bindPass(cmd, *s, rig.bindings(), pass);
-                vksort::dispatchHistogram(cmd, *s, rig.bindings(), pass);
-            });
+            const uint32_t endBit = hostdata::keyBits(key);
+            runStep(rig, findStep(realProgram(rig, VKSORT_ORDER_ASCENDING, 0, endBit, count), Kernel::Histogram, 0));
             const uint32_t numTiles = (count + tile - 1) / tile;
-            auto counts = tileCounts(input, VKSORT_ORDER_ASCENDING, 0, pass.endBit, tile, numTiles);
+            auto counts = tileCounts(input, VKSORT_ORDER_ASCENDING, 0, endBit, tile, numTiles);
             PassRig::Ranges want = before;
             uint32_t* t = want.tables(rig.layout());
             for (uint32_t d = 0; d < kRadix; ++d) {
@@ -268,10 +292,14 @@ TEST_CASE("scan pass alone: exclusive row prefixes in place, and the 16 totals",
         if (tile <= 256) tileCountsToScan.push_back(3 * chunk + 17);
         uint32_t n = 0;
         for (uint32_t numTiles : tileCountsToScan) {
-            const uint32_t table = n++ % vksort::kHistogramTables;
+            // The scan of pass 0, 1 or 2: each of the three tables.
+            const uint32_t pass = n++ % vksort::kHistogramTables;
             const uint32_t count = numTiles * tile - (numTiles > 1 ? tile / 3 : 0);
-            INFO("tile " << tile << ", " << numTiles << " tiles, table " << table);
             PassRig rig(s, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count + tile);
+            const vksort::Program program = realProgram(rig, VKSORT_ORDER_ASCENDING, 0, 32, count, {false, 0});
+            const vksort::Step& step = findStep(program, Kernel::Scan, pass);
+            const uint32_t table = step.constants.table;
+            INFO("tile " << tile << ", " << numTiles << " tiles, pass " << pass << ", table " << table);
             PassRig::Ranges before = rig.read();
             fillTables(before, rig, kSentinel);
             // Counts as a histogram could leave them (any value up to a tile), some rows empty.
@@ -284,14 +312,7 @@ TEST_CASE("scan pass alone: exclusive row prefixes in place, and the 16 totals",
             }
             rig.write(before);
 
-            PassParams pass;
-            pass.count = count;
-            pass.endBit = 32;
-            pass.table = table;
-            rig.run([&](VkCommandBuffer cmd) {
-                vksort::bindPass(cmd, *s, rig.bindings(), pass);
-                vksort::dispatchScan(cmd, *s, rig.bindings(), pass);
-            });
+            runStep(rig, step);
 
             PassRig::Ranges want = before;
             uint32_t* w = want.tables(rig.layout());
@@ -316,30 +337,40 @@ struct ReorderVariant {
     VksortKeyType key;
     VksortValueType value;
     VksortOrder order;
-    uint32_t shift, endBit;
+    uint32_t beginBit, endBit;
 };
 
-// Runs one reorder pass on prepared tables and checks it against the model: the stable
-// partition by this pass's digit, the next pass's digit counts per destination tile added into
-// table + 1, table + 2 zeroed for the tiles of this count, and nothing else written.
-void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t table, BindingSet set,
-                  bool inlineScan, bool countNext, uint64_t seed) {
+// Runs one reorder step on prepared tables and checks it against the model: the stable partition
+// by this pass's digit, the next pass's digit counts per destination tile added into the step's
+// next table (unless it is the last pass), its zero table zeroed for the tiles of this count, and
+// nothing else written.
+void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, bool inlineScan,
+                  uint64_t seed) {
     const uint32_t tile = s->tile.tileSize();
     const uint32_t numTiles = (count + tile - 1) / tile;
-    const bool index = v.value == VKSORT_VALUE_TYPE_INDEX;
-    INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", value " << hostdata::toString(v.value)
-                 << (v.order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", shift " << v.shift << ", end bit "
-                 << v.endBit << ", count " << count << " (" << numTiles << " tiles), table " << table
-                 << (set == kSetForward ? ", caller -> scratch" : ", scratch -> caller")
-                 << (inlineScan ? ", inline scan" : ", scanned table") << (countNext ? ", counts next" : ""));
     PassRig rig(s, v.key, v.value, count + tile + 7);
+    const vksort::Program program =
+        realProgram(rig, v.order, v.beginBit, v.endBit, count, {false, inlineScan ? UINT32_MAX : 0u});
+    const vksort::Step& step = findStep(program, Kernel::Reorder, pass);
+    const vksort::VksortPushConstants& c = step.constants;
+    const bool index = (c.flags & vksort::kFlagIndexValues) != 0;
+    const bool countNext = (c.flags & vksort::kFlagNextHistogram) != 0;
+    REQUIRE(((c.flags & vksort::kFlagInlineScan) != 0) == inlineScan);
+    const BindingSet set = step.set;
+    INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", value " << hostdata::toString(v.value)
+                 << (v.order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", pass " << step.pass << ", shift "
+                 << c.shift << ", end bit " << c.endBit << ", count " << count << " (" << numTiles << " tiles), table "
+                 << c.table << (set == kSetForward ? ", caller -> scratch" : ", scratch -> caller")
+                 << (inlineScan ? ", inline scan" : ", scanned table") << (countNext ? ", counts next" : ""));
     const vksort::ScratchLayout& l = rig.layout();
     const uint32_t kb = rig.keyBytes(), vb = rig.valueBytes();
     // Few distinct keys make long digit runs that cross destination tiles; uniform keys spread
     // every tile over all 16 digits.
     const hostdata::Distribution dist = (seed + seed / 4) % 2 == 0 ? vktest::dist(hostdata::Distribution::Few, 50)
-                                                      : vktest::dist(hostdata::Distribution::Uniform);
-    hostdata::Data input = hostdata::generate(v.key, v.value, count, dist, seed);
+                                                                  : vktest::dist(hostdata::Distribution::Uniform);
+    // Past the first pass an argsort's values are ordinary 32-bit payloads.
+    const VksortValueType moved = v.value == VKSORT_VALUE_TYPE_INDEX && !index ? VKSORT_VALUE_TYPE_UINT32 : v.value;
+    hostdata::Data input = hostdata::generate(v.key, moved, count, dist, seed);
     if (index) { // argsort values are made by the pass: the input range holds garbage
         input.values.assign(size_t(count) * 4, 0xCD);
     }
@@ -356,61 +387,42 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     // everywhere else (including the totals when the reorder must not read them).
     fillTables(before, rig, kSentinel);
     uint32_t* t = before.tables(l);
-    auto counts = tileCounts(input, v.order, v.shift, v.endBit, tile, numTiles);
-    const uint32_t next = (table + 1) % vksort::kHistogramTables, afterNext = (table + 2) % vksort::kHistogramTables;
+    auto counts = tileCounts(input, v.order, c.shift, c.endBit, tile, numTiles);
     for (uint32_t d = 0; d < kRadix; ++d) {
         uint32_t running = 0;
         for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-            t[rig.entry(table, d, tileIndex)] = inlineScan ? counts[d][tileIndex] : running;
+            t[rig.entry(c.table, d, tileIndex)] = inlineScan ? counts[d][tileIndex] : running;
             running += counts[d][tileIndex];
-            t[rig.entry(next, d, tileIndex)] = 0;
+            if (countNext) t[rig.entry(c.nextTable, d, tileIndex)] = 0;
         }
         if (!inlineScan) t[vksort::kTotalsOffset + d] = running;
     }
     rig.write(before);
 
-    PassParams pass;
-    pass.count = count;
-    pass.shift = v.shift;
-    pass.endBit = v.endBit;
-    pass.flags = vksort::orderFlags(v.key, v.order) | (index ? vksort::kFlagIndexValues : 0u) |
-                 (inlineScan ? vksort::kFlagInlineScan : 0u) | (countNext ? vksort::kFlagNextHistogram : 0u);
-    pass.table = table;
-    pass.set = set;
-    rig.run([&](VkCommandBuffer cmd) {
-        vksort::bindPass(cmd, *s, rig.bindings(), pass);
-        vksort::dispatchReorder(cmd, *s, rig.bindings(), pass);
-    });
+    runStep(rig, step);
 
     // The model: a stable partition of the input by digit.
     std::vector<uint32_t> order(count);
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return digitOf(input.key(a), v.key, v.order, v.shift, v.endBit) <
-               digitOf(input.key(b), v.key, v.order, v.shift, v.endBit);
+        return digitOf(input.key(a), v.key, v.order, c.shift, c.endBit) <
+               digitOf(input.key(b), v.key, v.order, c.shift, c.endBit);
     });
     PassRig::Ranges want = before;
     uint8_t* outKeys = set == kSetForward ? want.scratchKeys(l) : want.keys.data();
     uint8_t* outValues = set == kSetForward ? want.scratchValues(l) : want.values.data();
-    const uint32_t nextShift = v.shift + vksort::kDigitBits;
+    const uint32_t nextShift = c.shift + vksort::kDigitBits;
     uint32_t* w = want.tables(l);
     for (uint32_t j = 0; j < count; ++j) {
         const uint32_t from = order[j];
         std::memcpy(outKeys + size_t(j) * kb, input.keys.data() + size_t(from) * kb, kb);
         if (index) std::memcpy(outValues + size_t(j) * 4, &from, 4);
         else if (vb != 0) std::memcpy(outValues + size_t(j) * vb, input.values.data() + size_t(from) * vb, vb);
-        if (countNext) ++w[rig.entry(next, digitOf(input.key(from), v.key, v.order, nextShift, v.endBit), j / tile)];
+        if (countNext) ++w[rig.entry(c.nextTable, digitOf(input.key(from), v.key, v.order, nextShift, c.endBit), j / tile)];
     }
     for (uint32_t d = 0; d < kRadix; ++d) {
         for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-            size_t e = rig.entry(afterNext, d, tileIndex);
-            if (countNext) {
-                w[e] = 0;
-            } else {
-                // After the last pass the table is dead: zeroing it is allowed, not required.
-                const uint32_t* got = reinterpret_cast<const uint32_t*>(rig.rig.scratch() + l.tablesOffset);
-                if (got[e] == 0) w[e] = 0;
-            }
+            w[rig.entry(c.zeroTable, d, tileIndex)] = 0;
         }
     }
     rig.check(want);
@@ -418,9 +430,11 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
 
 } // namespace
 
-TEST_CASE("reorder pass alone: stable partition, next pass's counts per destination tile", "[passes]") {
+TEST_CASE("reorder steps alone: stable partition, next pass's counts per destination tile", "[passes]") {
     // Each width of key and value; signed, float, descending; a digit cut short by the end bit
-    // and a next digit cut short (shift 4, end 10); digits straddling a 64-bit key's words.
+    // and a next digit cut short (bits 4 to 10); digits straddling a 64-bit key's words. Every
+    // reorder step of each program runs: both directions, the three tables, the first pass (which
+    // makes argsort values) and the last (which counts no next pass).
     const ReorderVariant variants[] = {
         {VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, VKSORT_ORDER_ASCENDING, 0, 32},
         {VKSORT_KEY_TYPE_INT32, VKSORT_VALUE_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 4, 10},
@@ -435,19 +449,11 @@ TEST_CASE("reorder pass alone: stable partition, next pass's counts per destinat
         VksortSorter s = vktest::sorter(options);
         const uint32_t tile = s->tile.tileSize();
         // A few tiles with a partial last one; with the small tiles, more than the inline-scan
-        // limit (the flag is forced here either way, so both ways of reading counts meet both).
+        // limit. Both ways of reading the counts alternate over the steps.
         const uint32_t count = tile <= 256 ? 300 * tile + 5 : 5 * tile + 77;
         for (const ReorderVariant& v : variants) {
-            for (bool inlineScan : {false, true}) {
-                for (bool countNext : {true, false}) {
-                    // Both directions, crossed with both flags over the variants. Argsort values
-                    // are made in the first pass, which reads the caller's buffers.
-                    const bool forward = (n / 2 + n / 4) % 2 == 0 || v.value == VKSORT_VALUE_TYPE_INDEX;
-                    const BindingSet set = forward ? kSetForward : kSetBackward;
-                    checkReorder(s, v, count, n % vksort::kHistogramTables, set, inlineScan, countNext, 1000 + n);
-                    ++n;
-                }
-            }
+            const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
+            for (uint32_t p = 0; p < passes; ++p, ++n) checkReorder(s, v, count, p, n % 2 == 0, 1000 + n);
         }
     }
     vktest::requireCleanValidation();
@@ -473,8 +479,6 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
     uint32_t n = 0;
     for (const Variant& v : variants) {
         for (uint32_t count : {1u, 2u, 1000u, small - 1, small}) {
-            const uint32_t passes = (v.endBit - v.beginBit + 3) / 4;
-            const BindingSet set = passes % 2 == 1 ? kSetForward : kSetInPlace;
             INFO("key " << hostdata::toString(v.key) << ", value " << hostdata::toString(v.value) << ", bits "
                         << v.beginBit << ":" << v.endBit << ", count " << count);
             PassRig rig(s, v.key, v.value, small + 3);
@@ -484,17 +488,14 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
             if (v.value == VKSORT_VALUE_TYPE_INDEX) input.values.assign(size_t(count) * 4, 0xCD);
             PassRig::Ranges before = loadWithSentinelTables(rig, input);
 
-            PassParams pass;
-            pass.count = count;
-            pass.shift = v.beginBit;
-            pass.endBit = v.endBit;
-            pass.flags = vksort::orderFlags(v.key, v.order) |
-                         (v.value == VKSORT_VALUE_TYPE_INDEX ? vksort::kFlagIndexValues : 0u);
-            pass.set = set;
-            rig.run([&](VkCommandBuffer cmd) {
-                vksort::bindPass(cmd, *s, rig.bindings(), pass);
-                vksort::dispatchSingle(cmd, *s, rig.bindings(), pass);
-            });
+            const vksort::Program program = realProgram(rig, v.order, v.beginBit, v.endBit, count, {true});
+            REQUIRE(program.stepCount == 1);
+            const vksort::Step& step = findStep(program, Kernel::Single, 0);
+            // An odd pass count leaves the result in scratch, an even one in place.
+            const BindingSet set = step.set;
+            const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
+            CHECK(set == (passes % 2 == 1 ? kSetForward : vksort::kSetInPlace));
+            runStep(rig, step);
 
             std::vector<uint32_t> order = hostdata::referencePermutation(input, v.order, v.beginBit, v.endBit);
             PassRig::Ranges want = before;

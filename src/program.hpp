@@ -1,0 +1,82 @@
+// The sort as data: a pure function from (sorter configuration, bindings layout, sort request)
+// to the fixed list of steps the recorder replays. Each step carries everything its recording
+// needs (kernel, binding set, complete push constants, launch, timestamps, the barrier after it),
+// so record.cpp is one loop and every property of a sort's data path is testable on the CPU
+// (tests/test_program.cpp). No Vulkan calls, no heap.
+#pragma once
+
+#include <vksort/vksort.h>
+
+#include <cstdint>
+
+#include "plan.hpp"
+
+namespace vksort {
+
+// Descriptor sets of a bindings object, one per direction of the ping-pong: even passes read the
+// caller's buffers and write the scratch copies, odd passes the reverse. The single-workgroup
+// sort writes its result where the passes would have: in place for an even pass count.
+enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetCount = 3 };
+
+enum class Kernel : uint32_t { Histogram, Scan, Reorder, Single, Setup };
+
+enum class StepKind : uint32_t {
+    CopyCount, // transfer: the caller's count into the tables' kInfoRequested word
+    Dispatch,
+};
+
+enum class Barrier : uint32_t {
+    None,              // the last step: the caller owns the barrier after the sort
+    TransferToCompute, // the copied count, before the setup reads it
+    Compute,           // compute writes -> compute reads and writes
+    ComputeAndIndirect // the same, and -> the launch-argument reads of indirect dispatches
+};
+
+struct Step {
+    StepKind kind = StepKind::Dispatch;
+    Kernel kernel = Kernel::Histogram;
+    BindingSet set = kSetForward;
+    VksortPushConstants constants{};
+    // Indirect launches read a VkDispatchIndirectCommand from info word `argsWord` of the tables
+    // (written by the setup step); direct launches use `grid`.
+    bool indirect = false;
+    uint32_t argsWord = 0;
+    Grid grid;
+    uint32_t pass = 0;          // the digit pass this step belongs to (0 for the setup steps)
+    uint32_t firstTimestamp = 0; // timestamps written after the step: [first, first + count)
+    uint32_t timestampCount = 0;
+    Barrier barrier = Barrier::None;
+};
+
+// Copy, setup, single-workgroup sort, histogram, then a scan and a reorder per pass.
+constexpr uint32_t kMaxProgramSteps = 4 + 2 * kMaxPasses;
+
+// What a program depends on: the sorter's tiles, the bindings' layout and the request.
+struct ProgramInput {
+    TileConfig tile;             // the histogram, scan and reorder tile
+    uint32_t singleMaxCount = 0; // counts up to this sort in one workgroup
+    uint32_t inlineScanMaxTiles = kInlineScanMaxTiles; // tile counts up to this need no scan step
+    uint32_t maxWorkgroupCountX = 0;
+    uint32_t maxCount = 0;       // the bindings' capacity
+    uint32_t rowStride = 0;      // ScratchLayout::rowStride
+    uint32_t keyFlags = 0;       // orderFlags(): key type and order
+    bool indexValues = false;    // the values are the argsort permutation
+    PassPlan passes;
+    uint32_t count = 0;          // ignored when indirect
+    bool indirect = false;       // the count comes from the caller's buffer at execution time
+};
+
+struct Program {
+    Step steps[kMaxProgramSteps];
+    uint32_t stepCount = 0;
+    // Timestamps written before the first step (query 0; every query when there is no step).
+    uint32_t leadingTimestamps = 0;
+    uint32_t timestampCount = 0; // vksortTimestampQueryCount(passCount)
+};
+
+// kFlag* bits for a key type and order.
+uint32_t orderFlags(VksortKeyType keyType, VksortOrder order);
+
+void buildProgram(const ProgramInput& input, Program* program);
+
+} // namespace vksort
