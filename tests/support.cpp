@@ -19,6 +19,10 @@ namespace {
 
 vkctx::ContextOptions defaultOptions() {
     vkctx::ContextOptions options;
+    // ctest runs the GPU suite with and without subgroup size control (tests/CMakeLists.txt).
+    if (const char* control = std::getenv("VKSORT_TEST_SUBGROUP_SIZE_CONTROL")) {
+        options.subgroupSizeControl = std::strcmp(control, "0") != 0;
+    }
     if (const char* device = std::getenv("VKSORT_TEST_DEVICE")) {
         char* end = nullptr;
         long index = std::strtol(device, &end, 10);
