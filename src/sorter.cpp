@@ -157,6 +157,15 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     *pProperties = p;
 }
 
+extern "C" uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType) {
+    if (sorter == nullptr) {
+        (void)invalidUsage(__func__, "sorter must not be NULL");
+        return 0;
+    }
+    if (!validKeyType(keyType) || !validValueType(valueType)) return 0;
+    return maxElementCount(sorter->deviceInfo.facts, sorter->tile, keyBytes(keyType), valueBytes(valueType));
+}
+
 extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const VksortMemoryRequirementsInfo* pInfo,
                                                 VksortMemoryRequirements* pRequirements) {
     VKSORT_REQUIRE(sorter != nullptr && pInfo != nullptr && pRequirements != nullptr,
@@ -165,7 +174,7 @@ extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const Vksor
     VKSORT_REQUIRE(validKeyType(pInfo->keyType), "keyType is not a VksortKeyType");
     VKSORT_REQUIRE(validValueType(pInfo->valueType), "valueType is not a VksortValueType");
     uint32_t kb = keyBytes(pInfo->keyType), vb = valueBytes(pInfo->valueType);
-    uint32_t limit = maxElementCount(sorter->deviceInfo.facts, sorter->tile, kb, vb);
+    uint32_t limit = vksortGetMaxCount(sorter, pInfo->keyType, pInfo->valueType);
     VKSORT_REQUIRE(pInfo->maxCount >= 1 && pInfo->maxCount <= limit,
                    "maxCount " + std::to_string(pInfo->maxCount) + " must be in [1, " + std::to_string(limit) +
                        "] for this key and value type on this device");

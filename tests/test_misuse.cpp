@@ -417,6 +417,24 @@ TEST_CASE("properties and memory requirements: null pointers, pNext, enums, capa
     std::memcpy(&r, &untouched, sizeof r);
     info.maxCount = p.maxCount64 + 1;
     EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "maxCount " + std::to_string(p.maxCount64 + 1));
+    // Every format's own maximum: it works, one more does not; the properties' two are the
+    // tightest cases, and keys alone may hold more.
+    for (VksortKeyType key : vktest::allKeyTypes()) {
+        for (VksortValueType value : vktest::allValueTypes()) {
+            const uint32_t most = vksortGetMaxCount(sorter, key, value);
+            INFO("key " << hostdata::toString(key) << ", value " << hostdata::toString(value) << ": " << most);
+            CHECK(most >= (hostdata::keyBytes(key) == 8 ? p.maxCount64 : p.maxCount32));
+            info = {nullptr, most, key, value};
+            CHECK(vksortGetMemoryRequirements(sorter, &info, &r) == VK_SUCCESS);
+            if (most < UINT32_MAX) {
+                info.maxCount = most + 1;
+                EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "maxCount " + std::to_string(most + 1));
+            }
+        }
+    }
+    CHECK(vksortGetMaxCount(sorter, VksortKeyType(6), VKSORT_VALUE_TYPE_NONE) == 0);
+    CHECK(vksortGetMaxCount(sorter, VKSORT_KEY_TYPE_UINT32, VksortValueType(4)) == 0);
+    std::memcpy(&r, &untouched, sizeof r);
     for (VksortKeyType key : vktest::allKeyTypes()) {
         info = {nullptr, UINT32_MAX, key, VKSORT_VALUE_TYPE_NONE};
         EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &info, &r), "maxCount");

@@ -12,17 +12,19 @@
  *
  * ALGORITHM
  *   Least-significant-digit radix sort with 4-bit digits: one pass per 4 bits of the sorted bit
- *   range (8 passes for 32-bit keys, 16 for 64-bit keys). Each pass records three compute
- *   dispatches: count (per-workgroup digit counts with subgroup arithmetic), scan (exclusive
- *   prefix sums over the counts of all workgroups) and reorder (a stable local sort of each
- *   workgroup's tile in shared memory, then coalesced writes to the other buffer of a ping-pong
- *   pair: your keys buffer and a same-sized region of the scratch buffer). The sort is stable:
- *   keys that compare equal keep their input order, and values move with their keys.
+ *   range (8 passes for 32-bit keys, 16 for 64-bit keys). Each pass moves the keys (and values)
+ *   stably by one digit into the other buffer of a ping-pong pair: your keys buffer and a
+ *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
+ *   their input order, and values move with their keys. What is recorded depends on the count:
+ *   up to singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup;
+ *   otherwise a histogram dispatch, then per pass a scan dispatch (left out when the tiles are
+ *   few) and a reorder dispatch. docs/DESIGN.md explains each kernel.
  *
  * DEVICE REQUIREMENTS
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
  *   compute shaders (VkPhysicalDeviceSubgroupProperties). No device feature or extension has to
- *   be enabled. Any subgroup size from 1 to 128 is handled, and subgroups need not be full.
+ *   be enabled. Any subgroup size from 1 to 128 is handled, subgroups need not be full, and a
+ *   driver that launches narrower subgroups than it reports still gets a correct sort.
  *
  * BINDING MODEL, AND WHY
  *   Buffers reach the shaders through ordinary storage-buffer descriptor sets, which a
@@ -63,11 +65,13 @@
  *   it with VK_NO_PROTOTYPES defined, as volk requires anyway.
  *
  * ERRORS
- *   Functions that can fail because of the device or the host return a VkResult. Invalid usage
- *   (a null handle, a count above the capacity, a misaligned offset, a buffer range too small,
- *   an empty bit range...) is reported through the assert handler (vksortSetAssertHandler);
- *   the default one prints the message and calls abort(). If an installed handler returns, the
- *   function returns VK_ERROR_VALIDATION_FAILED_EXT and records or creates nothing.
+ *   Functions that can fail because of the device or the host return a VkResult, and explain it
+ *   through the sorter's pfnMessageCallback when one is set. Invalid usage (a null handle or
+ *   function pointer, a count above the capacity, a misaligned offset, a buffer range too
+ *   small, an empty bit range...) is reported through the assert handler
+ *   (vksortSetAssertHandler) instead; the default one prints the message and calls abort(). If
+ *   an installed handler returns, the function returns VK_ERROR_VALIDATION_FAILED_EXT and
+ *   records or creates nothing. No sort is ever skipped silently: a recorded sort always sorts.
  */
 #ifndef VKSORT_H
 #define VKSORT_H
@@ -125,8 +129,10 @@ typedef enum VksortOrder {
     VKSORT_ORDER_MAX_ENUM = 0x7FFFFFFF
 } VksortOrder;
 
-/* Receives a human-readable explanation whenever a function of this sorter returns an error
- * VkResult (for example which device capability is missing). Called on the failing thread. */
+/* Receives a human-readable explanation whenever vksortCreateSorter or vksortCreateBindings (with
+ * this sorter) returns an error VkResult other than VK_ERROR_VALIDATION_FAILED_EXT, which goes to
+ * the assert handler: for example which device capability is missing, or which Vulkan call
+ * failed. Called on the failing thread. */
 typedef void(VKAPI_PTR* PFN_vksortMessageCallback)(const char* message, void* pUserData);
 
 typedef VkFlags VksortSorterCreateFlags;
@@ -149,8 +155,9 @@ typedef struct VksortSorterCreateInfo {
     VkPhysicalDevice physicalDevice;
     /* The device the sort will run on. It must have been created from physicalDevice. */
     VkDevice device;
-    /* How vksort loads Vulkan: it calls no global vk* function, only what these return. Required.
-     * (With volk: pass vkGetInstanceProcAddr and vkGetDeviceProcAddr after volkLoadInstance.) */
+    /* How vksort loads Vulkan: it calls no global vk* function, only what these return. Required
+     * (NULL is invalid usage). (With volk: pass vkGetInstanceProcAddr and vkGetDeviceProcAddr
+     * after volkLoadInstance.) */
     PFN_vkGetInstanceProcAddr pfnGetInstanceProcAddr;
     /* Optional: NULL fetches it through pfnGetInstanceProcAddr. */
     PFN_vkGetDeviceProcAddr pfnGetDeviceProcAddr;
@@ -160,13 +167,17 @@ typedef struct VksortSorterCreateInfo {
     VkPipelineCache pipelineCache;
     /* 0 lets the driver choose. Otherwise a power of two within the device's
      * [minSubgroupSize, maxSubgroupSize] for compute; requires
-     * VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT. Meant for testing and tuning. */
+     * VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT. A size the device cannot require returns
+     * VK_ERROR_FEATURE_NOT_PRESENT (with the reason given to pfnMessageCallback). Meant for
+     * testing and tuning. */
     uint32_t requiredSubgroupSize;
     /* Tuning overrides; 0 takes the default chosen for the device. The workgroup size is the
-     * invocations per workgroup of the count and reorder passes (a power of two from 16 to the
-     * device's limit); keys per thread (1 to 32) sets the tile (workgroup size * keys per
-     * thread keys, which must fit the device's shared memory). Out of range:
-     * VK_ERROR_FEATURE_NOT_PRESENT, with the reason given to pfnMessageCallback. */
+     * invocations per workgroup of the histogram and reorder kernels (a power of two from 16 to
+     * the device's limit: maxComputeWorkGroupInvocations and maxComputeWorkGroupSize[0], and with
+     * a requiredSubgroupSize also maxComputeWorkgroupSubgroups x requiredSubgroupSize); keys per
+     * thread (1 to 32) sets the tile (workgroup size * keys per thread keys, which must fit the
+     * device's shared memory). Out of range: VK_ERROR_FEATURE_NOT_PRESENT, with the reason given
+     * to pfnMessageCallback. */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
     /* Optional; see PFN_vksortMessageCallback. */
@@ -176,9 +187,11 @@ typedef struct VksortSorterCreateInfo {
 
 /* Creates a sorter: checks the device, compiles the pipelines (this can take a while; pass a
  * pipeline cache to reuse the work). Returns VK_ERROR_INITIALIZATION_FAILED for an instance
- * or device below Vulkan 1.1 or a missing entry point, VK_ERROR_FEATURE_NOT_PRESENT when
- * the device lacks a required subgroup capability or an override does not fit the device (the
- * message callback names it), or the error of the Vulkan call that failed. */
+ * or device below Vulkan 1.1 or an entry point the proc-address functions cannot load,
+ * VK_ERROR_FEATURE_NOT_PRESENT when the device lacks a required subgroup capability or an
+ * override (requiredSubgroupSize, workgroupSize, keysPerThread) does not fit the device (the
+ * message callback names it), the error of the Vulkan call that failed, or
+ * VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (NULL pointers or handles, unknown flags). */
 VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo, VksortSorter* pSorter);
 
 /* Destroys a sorter. Every VksortBindings created from it must be destroyed first, and no
@@ -187,7 +200,7 @@ void vksortDestroySorter(VksortSorter sorter);
 
 /* Facts about a sorter, for logs and for tests. */
 typedef struct VksortSorterProperties {
-    /* Invocations per workgroup and keys per invocation of the count and reorder passes. */
+    /* Invocations per workgroup and keys per invocation of the histogram and reorder kernels. */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
@@ -195,16 +208,23 @@ typedef struct VksortSorterProperties {
     /* Sorts of at most this many keys run every pass inside one workgroup: one dispatch. */
     uint32_t singleDispatchMaxCount;
     /* The subgroup size the pipelines were created for (the required size, or the device's
-     * default), and the smallest one the shared arrays are sized for. */
+     * default), and the smallest one the shared arrays are sized for (narrower subgroups still
+     * sort correctly, more slowly). */
     uint32_t subgroupSize;
     uint32_t minSubgroupSize;
-    /* The largest count any one sort can handle for 32-bit and 64-bit keys (with 64-bit values,
-     * the tightest case): bounded by maxStorageBufferRange and 32-bit indexing. */
+    /* The largest capacity for 32-bit and 64-bit keys with 64-bit values, the tightest case:
+     * bounded by maxStorageBufferRange (one binding holds a whole array), 32-bit indexing and the
+     * grid size. Narrower values or none allow more; vksortGetMaxCount gives the exact maximum
+     * of each key and value type. */
     uint32_t maxCount32;
     uint32_t maxCount64;
 } VksortSorterProperties;
 
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
+
+/* The largest maxCount vksortGetMemoryRequirements and vksortCreateBindings accept for this key
+ * and value type on this sorter's device (pure query; 0 for an unknown type). */
+uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType);
 
 /* ---- Memory -------------------------------------------------------------------------------- */
 
@@ -212,8 +232,8 @@ void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pPro
 typedef struct VksortMemoryRequirementsInfo {
     /* Reserved for extensions; must be NULL. */
     const void* pNext;
-    /* The largest count you will sort with these buffers; at least 1, and at most the
-     * maxCount32/maxCount64 of vksortGetSorterProperties for this key and value width. */
+    /* The largest count you will sort with these buffers; at least 1, and at most
+     * vksortGetMaxCount for this key and value type. */
     uint32_t maxCount;
     VksortKeyType keyType;
     VksortValueType valueType;
@@ -222,9 +242,10 @@ typedef struct VksortMemoryRequirementsInfo {
 typedef struct VksortBufferRequirements {
     /* Bytes the range must hold (0: this buffer is not used). */
     VkDeviceSize size;
-    /* The range's offset inside its VkBuffer must be a multiple of this, in bytes. Always a
-     * multiple of the device's minStorageBufferOffsetAlignment (the range is bound as a storage
-     * buffer) and of 16. */
+    /* The range's offset inside its VkBuffer must be a multiple of this, in bytes: the device's
+     * minStorageBufferOffsetAlignment (the range is bound as a storage buffer) rounded up to a
+     * multiple of 16 for keys and scratch (keys are read 16 bytes at a time) and of the value
+     * size for values. */
     VkDeviceSize alignment;
     /* Usage flags the VkBuffer must have been created with. */
     VkBufferUsageFlags usage;
@@ -237,7 +258,7 @@ typedef struct VksortMemoryRequirements {
      * without values. */
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
-     * (as large as keys plus values) and the count tables. Its contents need no initialization
+     * (as large as keys plus values) and the histogram tables. Its contents need no initialization
      * and are garbage afterwards, except where a sort with an odd pass count left its result
      * (see VksortSortResult). Usage: storage, plus indirect and transfer-destination for
      * vksortCmdSortIndirect. */
@@ -245,8 +266,8 @@ typedef struct VksortMemoryRequirements {
 } VksortMemoryRequirements;
 
 /* Pure query: fills the sizes, alignments and usage flags for pInfo. Returns
- * VK_ERROR_VALIDATION_FAILED_EXT (through the assert handler) for a maxCount of 0 or above the
- * sorter's maximum for that format. */
+ * VK_ERROR_VALIDATION_FAILED_EXT (through the assert handler) for a maxCount of 0 or above
+ * vksortGetMaxCount for that format. */
 VkResult vksortGetMemoryRequirements(VksortSorter sorter, const VksortMemoryRequirementsInfo* pInfo,
                                      VksortMemoryRequirements* pRequirements);
 
@@ -276,7 +297,8 @@ typedef struct VksortBindingsCreateInfo {
 } VksortBindingsCreateInfo;
 
 /* Creates the descriptor sets for one set of buffers. Returns the error of the failing Vulkan
- * call, or VK_ERROR_VALIDATION_FAILED_EXT for invalid ranges. */
+ * call (explained through the sorter's pfnMessageCallback), VK_ERROR_OUT_OF_HOST_MEMORY, or
+ * VK_ERROR_VALIDATION_FAILED_EXT for invalid ranges. */
 VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
                               VksortBindings* pBindings);
 
@@ -293,7 +315,7 @@ typedef struct VksortSortInfo {
     const void* pNext;
     VksortBindings bindings;
     /* Keys (and values) to sort, from the start of the ranges; at most the bindings' maxCount.
-     * 0 records nothing. */
+     * 0 records no dispatch (only the timestamps, when a query pool is given). */
     uint32_t count;
     VksortOrder order;
     /* Sort by bits [beginBit, endBit) of the key only (bit 0 is the least significant bit of
@@ -309,11 +331,11 @@ typedef struct VksortSortInfo {
      * vksortTimestampQueryCount(passCount) timestamps into this VK_QUERY_TYPE_TIMESTAMP pool,
      * from query firstTimestampQuery on: query 0 when every command recorded before the sort
      * has completed, then for each pass p three queries, 1 + 3p, 2 + 3p and 3 + 3p, when its
-     * count, scan and reorder dispatches have completed (all with
+     * histogram, scan and reorder dispatches have completed (all with
      * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each
      * dispatch, in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Only the first
-     * pass has a count dispatch (each reorder counts the digits of the pass after it), sorts of
-     * few tiles have no scan dispatch (the reorder sums the counts itself), and sorts of at
+     * pass has a histogram dispatch (each reorder counts the digits of the pass after it), sorts
+     * of few tiles have no scan dispatch (the reorder sums the counts itself), and sorts of at
      * most singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
      * query 1; the query of a dispatch that does not run repeats the time of the one before it.
      * Every query is written for every sort, a count of 0 included. The queries must have been

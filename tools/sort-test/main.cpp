@@ -27,7 +27,7 @@ struct Options {
     bool listDevices = false;
     vkctx::ContextOptions context;
     uint32_t count = 1u << 20;
-    bool countMax = false; // --count max: the sorter's maxCount32 or maxCount64
+    bool countMax = false; // --count max: vksortGetMaxCount for the key and value type
     VksortKeyType keyType = VKSORT_KEY_TYPE_UINT32;
     VksortValueType valueType = VKSORT_VALUE_TYPE_NONE;
     VksortOrder order = VKSORT_ORDER_ASCENDING;
@@ -58,7 +58,7 @@ void usage() {
         "  --list-devices            list Vulkan devices and exit\n"
         "  --device INDEX|NAME       device by index or name substring (default: best present)\n"
         "  --count N|max             keys to sort (default 1048576; max: the most one binding can hold,\n"
-        "                            the sorter's maxCount32 or maxCount64)\n"
+        "                            vksortGetMaxCount for the key and value type)\n"
         "  --key u32|i32|f32|u64|i64|f64          key type (default u32)\n"
         "  --value none|u32|u64|index             values moved with the keys (default none)\n"
         "  --order asc|desc          sort order (default asc)\n"
@@ -66,7 +66,7 @@ void usage() {
         "  --dist uniform|sorted|reversed|equal|few:K|bits:B   key distribution (default uniform)\n"
         "  --seed S                  random seed (default 1)\n"
         "  --repeat R                sorts to run and verify, each on new input (default 1)\n"
-        "  --timings                 also print the GPU time of each pass kind (count, scan, reorder)\n"
+        "  --timings                 also print the GPU time of each kernel (histogram, scan, reorder)\n"
         "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
         "  --subgroup-size S         require subgroup size S (needs subgroup size control)\n"
         "  --workgroup-size W, --keys-per-thread K   tile overrides\n"
@@ -251,7 +251,7 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 hostdata::toString(o.dist).c_str(), o.beginBit, o.endBit == 0 ? hostdata::keyBits(o.keyType) : o.endBit,
                 o.count, median, o.repeat, rate * 1e-9, allVerified ? "verified" : "FAILED", validationNote.c_str());
     if (o.timings) {
-        std::printf("sort-test: GPU time per pass kind, summed over %u passes (median): count %.3f ms, scan %.3f ms, "
+        std::printf("sort-test: GPU time per pass kind, summed over %u passes (median): histogram %.3f ms, scan %.3f ms, "
                     "reorder %.3f ms\n",
                     where.passCount, statsOf(kinds[0]).median, statsOf(kinds[1]).median, statsOf(kinds[2]).median);
     }
@@ -303,7 +303,7 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
         double rate = double(p.count) / (p.total.median * 1e-3);
         std::fprintf(f,
                      "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"passes\": %u, \"median_ms\": %.6f, "
-                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"count_ms\": %.6f, \"scan_ms\": %.6f, "
+                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"histogram_ms\": %.6f, \"scan_ms\": %.6f, "
                      "\"reorder_ms\": %.6f, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"verified\": \"%s\"}%s\n",
@@ -361,15 +361,14 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 o.endBit, o.reps, o.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
                 properties.singleDispatchMaxCount, properties.subgroupSize);
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %7s %7s %8s %6s %9s %8s %4s\n", "key", "value",
-                "count", "median", "min", "max", "Gkeys/s", "count", "scan", "reorder", "w/q", "B/key", "cmdGB/s",
+                "count", "median", "min", "max", "Gkeys/s", "hist", "scan", "reorder", "w/q", "B/key", "cmdGB/s",
                 "shdGB/s", "floor", "floor%", "cpu ms", "speedup", "ok");
 
     std::vector<Point> points;
     bool allOk = true;
     for (VksortKeyType key : o.keyTypes) {
         for (VksortValueType value : o.valueTypes) {
-            uint32_t limit = hostdata::keyBytes(key) == 8 || hostdata::valueBytes(value) == 8 ? properties.maxCount64
-                                                                                                : properties.maxCount32;
+            uint32_t limit = vksortGetMaxCount(sorter, key, value);
             std::vector<uint32_t> counts;
             for (uint32_t c : o.counts) {
                 if (c >= 1 && c <= limit) counts.push_back(c);
@@ -450,12 +449,7 @@ int main(int argc, char** argv) {
     }
     vkctx::Context ctx(o.context);
     VksortSorter sorter = createSorter(ctx, o);
-    if (o.countMax) {
-        VksortSorterProperties properties{};
-        vksortGetSorterProperties(sorter, &properties);
-        const bool wide = hostdata::keyBytes(o.keyType) == 8 || hostdata::valueBytes(o.valueType) == 8;
-        o.count = wide ? properties.maxCount64 : properties.maxCount32;
-    }
+    if (o.countMax) o.count = vksortGetMaxCount(sorter, o.keyType, o.valueType);
     o.stressOptions.seed = o.seed;
     int status = o.stress ? runStress(ctx, sorter, o.stressOptions)
                  : o.bench ? runBench(ctx, sorter, o)
