@@ -21,6 +21,8 @@ struct VksortSorter_T {
     vksort::TileConfig tile;
     vksort::TileConfig singleTile; // sorts of up to singleTile.tileSize() keys run in one workgroup
     uint32_t subgroupSize = 0; // what the pipelines run with (required or default)
+    uint32_t keyTypes = 0;     // VKSORT_KEY_TYPE_BIT of each key type served (never 0)
+    uint32_t valueTypes = 0;   // VKSORT_VALUE_TYPE_BIT of each value type served (never 0)
     vksort::Pipelines pipelines;
     PFN_vksortMessageCallback messageCallback = nullptr;
     void* messageUserData = nullptr;
@@ -51,6 +53,8 @@ constexpr uint64_t kVectorAlignment = 16;
 // offset alignment, and at least kVectorAlignment.
 uint64_t scratchAlignment(const VksortSorter_T& sorter);
 bool validValueType(VksortValueType type);
+// Whether the sorter compiled the pipelines of this format (see VksortSorterCreateInfo::keyTypes).
+bool serves(const VksortSorter_T& sorter, VksortKeyType keyType, VksortValueType valueType);
 // Index into Pipelines::count / reorder.
 inline uint32_t keyWidthIndex(VksortKeyType type) { return keyBytes(type) == 8 ? 1u : 0u; }
 inline uint32_t valueWidthIndex(VksortValueType type) { return valueBytes(type) / 4u; }

@@ -107,8 +107,10 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     result = creator.create("scan", options.scanTile, &p.scan);
     if (result == VK_SUCCESS) result = creator.create("setup", options.tile, &p.setup);
     for (uint32_t k = 0; k < kKeyWidths && result == VK_SUCCESS; ++k) {
+        if (!options.keyWidths[k]) continue;
         result = creator.create(histogramNames[k], options.tile, &p.histogram[k]);
         for (uint32_t v = 0; v < kValueWidths && result == VK_SUCCESS; ++v) {
+            if (!options.valueWidths[v]) continue;
             std::string suffix = "_k" + std::to_string(k + 1) + "_v" + std::to_string(v);
             result = creator.create(("reorder" + suffix).c_str(), options.tile, &p.reorder[k][v]);
             if (result == VK_SUCCESS) result = creator.create(("single" + suffix).c_str(), options.singleTile, &p.single[k][v]);

@@ -28,6 +28,9 @@ struct PipelineOptions {
     TileConfig singleTile; // the single-workgroup sort
     TileConfig scanTile;  // the scan (its workgroup size; keys per thread unused)
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
+    // The key and value widths the sorter serves; pipelines of the others are not created.
+    bool keyWidths[kKeyWidths] = {true, true};
+    bool valueWidths[kValueWidths] = {true, true, true};
 };
 
 // Creates every pipeline; on failure destroys what it made and names the failing object.

@@ -27,7 +27,15 @@ bool validValueType(VksortValueType type) {
     return type >= VKSORT_VALUE_TYPE_NONE && type <= VKSORT_VALUE_TYPE_INDEX;
 }
 
+bool serves(const VksortSorter_T& sorter, VksortKeyType keyType, VksortValueType valueType) {
+    return (sorter.keyTypes & VKSORT_KEY_TYPE_BIT(keyType)) != 0 &&
+           (sorter.valueTypes & VKSORT_VALUE_TYPE_BIT(valueType)) != 0;
+}
+
 namespace {
+
+constexpr uint32_t kAllKeyTypes = (1u << (VKSORT_KEY_TYPE_FLOAT64 + 1)) - 1;
+constexpr uint32_t kAllValueTypes = (1u << (VKSORT_VALUE_TYPE_INDEX + 1)) - 1;
 
 VkResult fail(const VksortSorterCreateInfo& info, VkResult result, const std::string& message) {
     if (info.pfnMessageCallback != nullptr) {
@@ -62,6 +70,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     VKSORT_REQUIRE(info.pfnGetInstanceProcAddr != nullptr, "pfnGetInstanceProcAddr must not be NULL");
     VKSORT_REQUIRE((info.flags & ~VkFlags(VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT)) == 0,
                    "flags holds unknown bits");
+    VKSORT_REQUIRE((info.keyTypes & ~kAllKeyTypes) == 0, "keyTypes holds bits of no VksortKeyType");
+    VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
     *pSorter = VK_NULL_HANDLE;
 
     Functions fn;
@@ -111,6 +121,16 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     options.singleTile = chooseSingleTileConfig(device.facts, tile);
     options.scanTile = chooseScanConfig(device.facts, tile, control);
     options.requiredSubgroupSize = required;
+    const uint32_t keyTypes = info.keyTypes != 0 ? info.keyTypes : kAllKeyTypes;
+    const uint32_t valueTypes = info.valueTypes != 0 ? info.valueTypes : kAllValueTypes;
+    for (uint32_t k = 0; k < kKeyWidths; ++k) options.keyWidths[k] = false;
+    for (uint32_t v = 0; v < kValueWidths; ++v) options.valueWidths[v] = false;
+    for (uint32_t t = 0; t <= VKSORT_KEY_TYPE_FLOAT64; ++t) {
+        if ((keyTypes & VKSORT_KEY_TYPE_BIT(t)) != 0) options.keyWidths[keyWidthIndex(VksortKeyType(t))] = true;
+    }
+    for (uint32_t t = 0; t <= VKSORT_VALUE_TYPE_INDEX; ++t) {
+        if ((valueTypes & VKSORT_VALUE_TYPE_BIT(t)) != 0) options.valueWidths[valueWidthIndex(VksortValueType(t))] = true;
+    }
 
     VksortSorter sorter = new (std::nothrow) VksortSorter_T;
     if (sorter == nullptr) return fail(info, VK_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -124,6 +144,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     sorter->tile = tile;
     sorter->singleTile = options.singleTile;
     sorter->subgroupSize = required != 0 ? required : device.facts.subgroupSize;
+    sorter->keyTypes = keyTypes;
+    sorter->valueTypes = valueTypes;
     sorter->messageCallback = info.pfnMessageCallback;
     sorter->messageUserData = info.pMessageUserData;
 
@@ -162,7 +184,7 @@ extern "C" uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType
         (void)invalidUsage(__func__, "sorter must not be NULL");
         return 0;
     }
-    if (!validKeyType(keyType) || !validValueType(valueType)) return 0;
+    if (!validKeyType(keyType) || !validValueType(valueType) || !serves(*sorter, keyType, valueType)) return 0;
     return maxElementCount(sorter->deviceInfo.facts, sorter->tile, keyBytes(keyType), valueBytes(valueType));
 }
 
@@ -173,6 +195,9 @@ extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const Vksor
     VKSORT_REQUIRE(pInfo->pNext == nullptr, "pNext must be NULL");
     VKSORT_REQUIRE(validKeyType(pInfo->keyType), "keyType is not a VksortKeyType");
     VKSORT_REQUIRE(validValueType(pInfo->valueType), "valueType is not a VksortValueType");
+    VKSORT_REQUIRE(serves(*sorter, pInfo->keyType, pInfo->valueType),
+                   "the sorter was created without this key or value type (VksortSorterCreateInfo::keyTypes, "
+                   "valueTypes)");
     uint32_t kb = keyBytes(pInfo->keyType), vb = valueBytes(pInfo->valueType);
     uint32_t limit = vksortGetMaxCount(sorter, pInfo->keyType, pInfo->valueType);
     VKSORT_REQUIRE(pInfo->maxCount >= 1 && pInfo->maxCount <= limit,

@@ -736,3 +736,58 @@ TEST_CASE("a driver that launches narrower subgroups than it reports still gets 
     vksortDestroySorter(sorter);
     vktest::requireCleanValidation();
 }
+
+TEST_CASE("a sorter that serves some formats compiles only their pipelines and refuses the others", "[misuse][create]") {
+    AssertRecorder recorder;
+    vkctx::Context& ctx = vktest::context();
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, {0, 0, 0, true});
+    VksortSorter sorter = VK_NULL_HANDLE;
+    info.keyTypes = 1u << 6;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "keyTypes");
+    info.keyTypes = 0;
+    info.valueTypes = 1u << 4;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "valueTypes");
+
+    // Every format: 2 histograms, 6 reorders, 6 single-workgroup sorts, the scan and the setup.
+    info.valueTypes = 0;
+    uint32_t before = vktest::commandLog().pipelines;
+    REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
+    CHECK(vktest::commandLog().pipelines - before == 16);
+    vksortDestroySorter(sorter);
+
+    // A renderer's depth sort: f32 keys with u32 payloads or argsort indices (both 32-bit values).
+    info.keyTypes = VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_FLOAT32);
+    info.valueTypes = VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_UINT32) | VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_INDEX);
+    before = vktest::commandLog().pipelines;
+    REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
+    CHECK(vktest::commandLog().pipelines - before == 5);
+    for (VksortValueType value : {VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX}) {
+        for (uint32_t count : {3000u, 100003u}) {
+            vktest::Case c;
+            c.key = VKSORT_KEY_TYPE_FLOAT32;
+            c.value = value;
+            c.count = count;
+            c.order = VKSORT_ORDER_DESCENDING;
+            vktest::sortAndCheck(c, sorter);
+        }
+    }
+    CHECK(vksortGetMaxCount(sorter, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_INDEX) > 0);
+    CHECK(vksortGetMaxCount(sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32) == 0);
+    CHECK(vksortGetMaxCount(sorter, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_NONE) == 0);
+    VksortMemoryRequirements r{};
+    for (const VksortMemoryRequirementsInfo& other :
+         {VksortMemoryRequirementsInfo{nullptr, 1000, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32},
+          VksortMemoryRequirementsInfo{nullptr, 1000, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT64},
+          VksortMemoryRequirementsInfo{nullptr, 1000, VKSORT_KEY_TYPE_FLOAT64, VKSORT_VALUE_TYPE_INDEX}}) {
+        EXPECT_INVALID(vksortGetMemoryRequirements(sorter, &other, &r), "created without this key or value type");
+    }
+    VksortBindingsCreateInfo bi{};
+    bi.maxCount = 1000;
+    bi.keyType = VKSORT_KEY_TYPE_INT32;
+    bi.valueType = VKSORT_VALUE_TYPE_UINT32;
+    VksortBindings bindings = VK_NULL_HANDLE;
+    EXPECT_INVALID(vksortCreateBindings(sorter, &bi, &bindings), "created without this key or value type");
+    CHECK(bindings == VK_NULL_HANDLE);
+    vksortDestroySorter(sorter);
+    vktest::requireCleanValidation();
+}

@@ -107,6 +107,9 @@ typedef enum VksortKeyType {
     VKSORT_KEY_TYPE_MAX_ENUM = 0x7FFFFFFF
 } VksortKeyType;
 
+/* A set of key types, for VksortSorterCreateInfo::keyTypes: one bit per VksortKeyType. */
+#define VKSORT_KEY_TYPE_BIT(keyType) (1u << (uint32_t)(keyType))
+
 /* What moves with each key. */
 typedef enum VksortValueType {
     /* Keys only. */
@@ -121,6 +124,9 @@ typedef enum VksortValueType {
     VKSORT_VALUE_TYPE_INDEX = 3,
     VKSORT_VALUE_TYPE_MAX_ENUM = 0x7FFFFFFF
 } VksortValueType;
+
+/* A set of value types, for VksortSorterCreateInfo::valueTypes: one bit per VksortValueType. */
+#define VKSORT_VALUE_TYPE_BIT(valueType) (1u << (uint32_t)(valueType))
 
 typedef enum VksortOrder {
     VKSORT_ORDER_ASCENDING = 0,
@@ -163,7 +169,11 @@ typedef struct VksortSorterCreateInfo {
     PFN_vkGetDeviceProcAddr pfnGetDeviceProcAddr;
     /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
     const VkAllocationCallbacks* pAllocationCallbacks;
-    /* Optional pipeline cache used when the sorter compiles its pipelines. */
+    /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
+     * every pipeline the served formats need (see keyTypes): the driver's work, from tens of
+     * milliseconds to seconds per sorter on a cold driver cache (docs/PERFORMANCE.md has
+     * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) removes most of
+     * it; so does the driver's own disk cache, where it has one. */
     VkPipelineCache pipelineCache;
     /* 0 lets the driver choose. Otherwise a power of two within the device's
      * [minSubgroupSize, maxSubgroupSize] for compute; requires
@@ -183,6 +193,14 @@ typedef struct VksortSorterCreateInfo {
     /* Optional; see PFN_vksortMessageCallback. */
     PFN_vksortMessageCallback pfnMessageCallback;
     void* pMessageUserData;
+    /* The formats this sorter serves: VKSORT_KEY_TYPE_BIT / VKSORT_VALUE_TYPE_BIT of each key
+     * and value type you will sort; 0 means all of them. Only the pipelines those need are
+     * compiled (a key width of 32 or 64 bits crossed with no values, 32-bit values (uint32 and
+     * index) or 64-bit values, plus two shared ones), so a renderer that sorts f32 depths with
+     * u32 indices pays for 5 pipelines instead of 16. Memory requirements and bindings of a
+     * format the sorter does not serve are invalid usage. Unknown bits are invalid usage. */
+    uint32_t keyTypes;
+    uint32_t valueTypes;
 } VksortSorterCreateInfo;
 
 /* Creates a sorter: checks the device, compiles the pipelines (this can take a while; pass a
@@ -223,7 +241,8 @@ typedef struct VksortSorterProperties {
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
 
 /* The largest maxCount vksortGetMemoryRequirements and vksortCreateBindings accept for this key
- * and value type on this sorter's device (pure query; 0 for an unknown type). */
+ * and value type on this sorter's device (pure query; 0 for an unknown type or one the sorter
+ * does not serve, see VksortSorterCreateInfo::keyTypes). */
 uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType);
 
 /* ---- Memory -------------------------------------------------------------------------------- */
@@ -267,7 +286,7 @@ typedef struct VksortMemoryRequirements {
 
 /* Pure query: fills the sizes, alignments and usage flags for pInfo. Returns
  * VK_ERROR_VALIDATION_FAILED_EXT (through the assert handler) for a maxCount of 0 or above
- * vksortGetMaxCount for that format. */
+ * vksortGetMaxCount for that format, or a format the sorter does not serve. */
 VkResult vksortGetMemoryRequirements(VksortSorter sorter, const VksortMemoryRequirementsInfo* pInfo,
                                      VksortMemoryRequirements* pRequirements);
 

@@ -39,6 +39,8 @@ struct Options {
     bool timings = false;
     bool indirect = false;
     bool stress = false;
+    bool allFormats = false;   // --all-formats: the sorter compiles every format's pipelines
+    double createMs = 0;       // wall time of vksortCreateSorter
     StressOptions stressOptions;
     // --bench
     bool bench = false;
@@ -68,6 +70,8 @@ void usage() {
         "  --repeat R                sorts to run and verify, each on new input (default 1)\n"
         "  --timings                 also print the GPU time of each kernel (histogram, scan, reorder)\n"
         "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
+        "  --all-formats             create the sorter for every key and value type (default: only\n"
+        "                            those sorted; the summary gives the creation time either way)\n"
         "  --subgroup-size S         require subgroup size S (needs subgroup size control)\n"
         "  --workgroup-size W, --keys-per-thread K   tile overrides\n"
         "  --no-validation           do not load the validation layer\n"
@@ -133,6 +137,7 @@ bool parse(int argc, char** argv, Options* o) {
             o->repeat = uint32_t(v);
         } else if (a == "--timings") o->timings = true;
         else if (a == "--indirect") o->indirect = true;
+        else if (a == "--all-formats") o->allFormats = true;
         else if (a == "--subgroup-size") {
             if (!parseUnsigned(next(), 128, &v)) return false;
             o->subgroupSize = uint32_t(v);
@@ -195,15 +200,36 @@ bool parse(int argc, char** argv, Options* o) {
 
 void VKAPI_PTR printMessage(const char* message, void*) { std::fprintf(stderr, "%s\n", message); }
 
-VksortSorter createSorter(vkctx::Context& ctx, const Options& o) {
+// Creates the sorter for the formats this run sorts (all of them for --stress and --all-formats)
+// and records how long creation took: the pipeline compilation a renderer pays at start-up.
+VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     VksortSorterCreateInfo info = vkctx::sorterCreateInfo(ctx);
-    info.requiredSubgroupSize = o.subgroupSize;
-    info.workgroupSize = o.workgroupSize;
-    info.keysPerThread = o.keysPerThread;
+    info.requiredSubgroupSize = o->subgroupSize;
+    info.workgroupSize = o->workgroupSize;
+    info.keysPerThread = o->keysPerThread;
     info.pfnMessageCallback = printMessage;
+    if (!o->stress && !o->allFormats) {
+        const bool lists = o->bench;
+        for (VksortKeyType k : lists && !o->keyTypes.empty() ? o->keyTypes : std::vector<VksortKeyType>{o->keyType}) {
+            info.keyTypes |= VKSORT_KEY_TYPE_BIT(k);
+        }
+        for (VksortValueType v :
+             lists && !o->valueTypes.empty() ? o->valueTypes : std::vector<VksortValueType>{o->valueType}) {
+            info.valueTypes |= VKSORT_VALUE_TYPE_BIT(v);
+        }
+    }
     VksortSorter sorter = VK_NULL_HANDLE;
+    const auto start = std::chrono::steady_clock::now();
     VKCTX_CHECK(vksortCreateSorter(&info, &sorter));
+    o->createMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return sorter;
+}
+
+std::string formatsNote(const Options& o) {
+    char text[96];
+    std::snprintf(text, sizeof text, "sorter created in %.1f ms (%s)", o.createMs,
+                  o.stress || o.allFormats ? "all formats" : "these formats only");
+    return text;
 }
 
 VksortSortInfo withOptions(VksortSortInfo info, const Options& o) {
@@ -245,11 +271,12 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     size_t validation = ctx.validationMessageCount();
     std::string validationNote = validation ? ", " + std::to_string(validation) + " validation messages" : "";
     std::printf("sort-test: %s | %s | %s keys, %s values, %s, %s, bits %u:%u | %u keys | GPU %.3f ms (median of %u) | "
-                "%.3f Gkeys/s | %s%s\n",
+                "%.3f Gkeys/s | %s | %s%s\n",
                 ctx.properties().deviceName, ctx.driverDescription().c_str(), hostdata::toString(o.keyType),
                 hostdata::toString(o.valueType), o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc",
                 hostdata::toString(o.dist).c_str(), o.beginBit, o.endBit == 0 ? hostdata::keyBits(o.keyType) : o.endBit,
-                o.count, median, o.repeat, rate * 1e-9, allVerified ? "verified" : "FAILED", validationNote.c_str());
+                o.count, median, o.repeat, rate * 1e-9, formatsNote(o).c_str(), allVerified ? "verified" : "FAILED",
+                validationNote.c_str());
     if (o.timings) {
         std::printf("sort-test: GPU time per pass kind, summed over %u passes (median): histogram %.3f ms, scan %.3f ms, "
                     "reorder %.3f ms\n",
@@ -297,6 +324,8 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
     std::fprintf(f, "{\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"order\": \"%s\",\n  \"distribution\": \"%s\",\n",
                  ctx.properties().deviceName, ctx.driverDescription().c_str(),
                  o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str());
+    std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
+                 o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < points.size(); ++i) {
         const Point& p = points[i];
@@ -355,11 +384,11 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
     vksortGetSorterProperties(sorter, &properties);
 
     std::printf("sort-test --bench: %s | %s | %s order, %s keys, bits %u:%u, %u timed sorts per point after %.1f s "
-                "warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u\n",
+                "warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
                 ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(), o.beginBit,
                 o.endBit, o.reps, o.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
-                properties.singleDispatchMaxCount, properties.subgroupSize);
+                properties.singleDispatchMaxCount, properties.subgroupSize, formatsNote(o).c_str());
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %7s %7s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "Gkeys/s", "hist", "scan", "reorder", "w/q", "B/key", "cmdGB/s",
                 "shdGB/s", "floor", "floor%", "cpu ms", "speedup", "ok");
@@ -448,7 +477,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     vkctx::Context ctx(o.context);
-    VksortSorter sorter = createSorter(ctx, o);
+    VksortSorter sorter = createSorter(ctx, &o);
     if (o.countMax) o.count = vksortGetMaxCount(sorter, o.keyType, o.valueType);
     o.stressOptions.seed = o.seed;
     int status = o.stress ? runStress(ctx, sorter, o.stressOptions)
