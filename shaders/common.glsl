@@ -54,6 +54,8 @@ layout(set = 0, binding = kBindingKeysOut, std430) VKSORT_RESTRICT writeonly buf
 layout(set = 0, binding = kBindingValuesIn, std430) VKSORT_RESTRICT readonly buffer ValuesIn { Value valuesIn[]; };
 layout(set = 0, binding = kBindingValuesOut, std430) VKSORT_RESTRICT writeonly buffer ValuesOut { Value valuesOut[]; };
 #endif
+// Workgroups of one dispatch exchange tile states through it only with atomics (reorder.comp),
+// which are coherent by themselves: the binding needs no `coherent`, which slows every access.
 layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint tables[]; };
 
 // ---- Launch ------------------------------------------------------------------------------
@@ -66,15 +68,14 @@ uint tileCount() {
     return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoNumTiles] : pc.numTiles;
 }
 
-// Whether the reorder sums the counts itself: decided at recording time for direct sorts, by
-// the setup dispatch for indirect ones.
-bool inlineScan() {
-    return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoInlineScan] != 0u : (pc.flags & kFlagInlineScan) != 0u;
+// Word of the total of `digit` in `pass` (see vksort_config.h).
+uint totalsEntry(uint pass, uint digit) {
+    return kTotalsOffset + pass * kRadix + digit;
 }
 
-// Index of tile `tile`'s count of `digit` in counts table `table` (see vksort_config.h).
-uint histogramEntry(uint table, uint digit, uint tile) {
-    return kHistogramsOffset + (table * kRadix + digit) * pc.rowStride + tile;
+// Word of tile `tile`'s status of `digit` in tile-status table `table`.
+uint statusEntry(uint table, uint tile, uint digit) {
+    return kStatusOffset + (table * pc.rowStride + tile) * kRadix + digit;
 }
 
 // Grids wider than maxComputeWorkGroupCount[0] are split into rows; this is the flat tile index.

@@ -1,44 +1,130 @@
 #version 450
-// Pass 3 of 3: move every key (and its value) to its place for this digit.
+// One digit pass: move every key (and its value) to its place for this digit, in one dispatch.
 //
-// The workgroup loads its tile, ranks it stably by digit in shared memory (rank.glsl), and reads
-// it back in sorted order, so that consecutive invocations hold consecutive keys of the same
-// digit: their global writes land in one run per digit and coalesce. A key's destination is
-//   (keys of smaller digits, all tiles) + (keys of its digit in earlier tiles) + (its rank
-//   among keys of its digit in this tile),
-// the first two from the scan (or, with few tiles, from the counts directly: kFlagInlineScan),
-// the last from the local sort.
+// Each workgroup takes the next tile by an atomic ticket, loads it, ranks it stably by digit in
+// shared memory (rank.glsl) and reads it back in sorted order, so that consecutive invocations
+// hold consecutive keys of the same digit: their global writes land in one run per digit and
+// coalesce. A key's destination is
+//   (keys of smaller digits, all tiles: the histogram's totals)
+//   + (keys of its digit in earlier tiles: the look-back below)
+//   + (its rank among keys of its digit in this tile: the local sort).
 //
-// Knowing every destination, the pass also counts the next pass's digits per destination tile
-// (kFlagNextHistogram), so only the first pass needs the histogram kernel: later passes read each key
-// once instead of twice. See the table rotation in vksort_config.h.
+// The look-back is a chained scan over the tile-status table with decoupled fallback: a tile
+// publishes its 16 counts as soon as its ranking knows them, then walks back over its
+// predecessors, adding counts until it meets an inclusive prefix, then publishes its own
+// inclusive prefix. Vulkan promises no forward progress to a workgroup that waits for another
+// (a predecessor may not even be scheduled yet), so the walk never waits without bound: after
+// kLookbackPolls polls of a predecessor that has published nothing, the workgroup counts that
+// tile's keys itself (this pass's input is read-only, so they are there) and publishes them with
+// atomicMax, which never overwrites a more advanced state. FALLBACK_PERIOD forces that path in
+// tests.
 
 #include "common.glsl"
 #include "tile.glsl"
 #include "rank.glsl"
 
+// Testing only (kSpecFallbackPeriod): 0, or N to make tiles t with t % N == 1 publish their
+// counts late (only with their inclusive prefix) and look-backs treat tiles t % N == 2 as never
+// published, so that successors must count them themselves.
+layout(constant_id = kSpecFallbackPeriod) const uint FALLBACK_PERIOD = 0u;
+
 // Global position minus local position of each digit's run: slot + offset = destination.
 shared uint s_digitOffset[kRadix];
-// Per digit: the total over all tiles, and the count in tiles before this one.
+// Per digit: the total over all tiles, this tile's count, and the count in tiles before it.
 shared uint s_digitTotal[kRadix];
+shared uint s_count[kRadix];
 shared uint s_tilePrefix[kRadix];
-// Next pass's counts of this tile's keys, by (digit of this pass, which of the two destination
-// tiles its run touches, next digit).
-shared uint s_nextHistogram[kNextHistogramSlots];
-shared uint s_firstDestinationTile[kRadix];
+// Look-back control: the ticket; the last look-back step (counted from 1) in which some digit
+// found its predecessor unpublished, and the last in which some digit still had to go on. Steps
+// only raise them (atomicMax), so they never need clearing between steps, and a step needs one
+// barrier unless it falls back.
+shared uint s_tile;
+shared uint s_needStep;
+shared uint s_moreStep;
+shared uint s_fallback[kRadix];
+
+// This tile's count of `digit` among its `valid` keys, from the ranked tile's digit starts (slots
+// past the input sort last, as digit map.mask).
+uint tileCountOf(uint digit, uint valid, DigitMap map) {
+    uint end = digit + 1u < kRadix ? localDigitStart(digit + 1u) : TILE_SIZE;
+    uint n = end - localDigitStart(digit);
+    return digit == map.mask ? n - (TILE_SIZE - valid) : n;
+}
+
+// Adds the counts of each digit in tiles [0, tile) into s_tilePrefix (invocation d walks digit
+// d back; the others only help count a predecessor in a fallback). See the top of the file.
+void lookBack(uint tile, DigitMap map) {
+    uint invocation = gl_LocalInvocationIndex;
+    bool pending = invocation < kRadix;
+    uint pred = tile;
+    for (uint step = 1u;; ++step) {
+        pred -= 1u;
+        bool unpublished = false;
+        if (pending) {
+            uint word = kStatusNotReady;
+            bool blind = FALLBACK_PERIOD != 0u && pred % FALLBACK_PERIOD == 2u;
+            for (uint poll = 0u; poll < kLookbackPolls && !blind; ++poll) {
+                word = atomicOr(tables[statusEntry(pc.statusTable, pred, invocation)], 0u);
+                if (word != kStatusNotReady) break;
+            }
+            if (word == kStatusNotReady) {
+                unpublished = true;
+                atomicMax(s_needStep, step);
+            } else {
+                s_tilePrefix[invocation] += word & kStatusValueMask;
+                pending = (word & kStatusStateMask) != kStatusInclusive && pred != 0u;
+            }
+            if (pending) atomicMax(s_moreStep, step);
+        }
+        barrier();
+        // Both only grow. A fallback is needed at this step only if some digit asked at this
+        // step (no one can ask at the next before the fallback's barriers); ">=" because a
+        // workgroup that goes on may already raise s_moreStep for the next step.
+        bool more = s_moreStep >= step;
+        if (s_needStep == step) {
+            // The decoupled fallback: count the predecessor's tile (a whole one: only the last
+            // tile is partial) and publish it for everyone else waiting on it.
+            if (invocation < kRadix) s_fallback[invocation] = 0u;
+            barrier();
+            uint base = pred * TILE_SIZE;
+            [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+                atomicAdd(s_fallback[digitOf(keysIn[base + j * gl_WorkGroupSize.x + invocation], map)], 1u);
+            }
+            barrier();
+            if (unpublished) {
+                uint counted = s_fallback[invocation];
+                uint old = atomicMax(tables[statusEntry(pc.statusTable, pred, invocation)], kStatusReady | counted);
+                bool inclusive = (old & kStatusStateMask) == kStatusInclusive;
+                s_tilePrefix[invocation] += inclusive ? old & kStatusValueMask : counted;
+                pending = !inclusive && pred != 0u;
+                if (pending) atomicMax(s_moreStep, step);
+            }
+            if (invocation == 0u) atomicAdd(tables[kInfoFallbacks], 1u);
+            barrier();
+            more = s_moreStep >= step;
+        }
+        if (!more) break;
+    }
+}
 
 void main() {
-    uint tile = flatWorkgroupIndex();
+    uint invocation = gl_LocalInvocationIndex;
+    if (invocation == 0u) {
+        // Tiles in the order workgroups start, so a look-back waits on tiles already running.
+        uint ticket = atomicAdd(tables[kInfoTickets + pc.statusTable], 1u);
+        s_tile = ticket;
+        // The next pass's ticket, last used by the previous pass, starts again from zero.
+        if (ticket == 0u) tables[kInfoTickets + (pc.statusTable ^ 1u)] = 0u;
+    }
+    barrier();
+    uint tile = s_tile;
     uint tiles = tileCount();
     if (tile >= tiles) return;
     uint tileBase = tile * TILE_SIZE;
     uint valid = min(TILE_SIZE, elementCount() - tileBase);
-    uint table = pc.table;
-    bool countNext = (pc.flags & kFlagNextHistogram) != 0u;
     TileLayout place = tileLayout(KEYS_PER_THREAD);
 
-    // The tile's keys, all loads in flight at once (whole tiles load without guards). Their
-    // digits are taken only after the loads of the counts below are issued too.
+    // The tile's keys, all loads in flight at once (whole tiles load without guards).
     Key keys[KEYS_PER_THREAD];
     if (valid == TILE_SIZE) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
@@ -48,43 +134,16 @@ void main() {
             keys[j] = slot < valid ? keysIn[tileBase + slot] : Key(0u);
         }
     }
-
-    // Where this tile's digits go. With the scan's results (fetched first so that their latency
-    // hides behind the ranking), or summed here straight from the counts when tiles are few:
-    // digit d is summed by every (gl_WorkGroupSize.x / 16)-th invocation, striding over tiles,
-    // eight loads in flight at a time.
-    uint invocation = gl_LocalInvocationIndex;
-    if (inlineScan()) {
-        if (invocation < kRadix) {
-            s_digitTotal[invocation] = 0u;
-            s_tilePrefix[invocation] = 0u;
-        }
-        barrier();
-        uint digit = invocation % kRadix, lanes = gl_WorkGroupSize.x / kRadix;
-        uint all = 0u, before = 0u;
-        for (uint first = invocation / kRadix; first < tiles; first += 8u * lanes) {
-            uint c[8];
-            [[unroll]] for (uint k = 0u; k < 8u; ++k) {
-                uint t = first + k * lanes;
-                c[k] = t < tiles ? tables[histogramEntry(table, digit, t)] : 0u;
-            }
-            [[unroll]] for (uint k = 0u; k < 8u; ++k) {
-                all += c[k];
-                before += first + k * lanes < tile ? c[k] : 0u;
-            }
-        }
-        atomicAdd(s_digitTotal[digit], all);
-        atomicAdd(s_tilePrefix[digit], before);
-    } else if (invocation < kRadix) {
-        s_digitTotal[invocation] = tables[kTotalsOffset + invocation];
-        s_tilePrefix[invocation] = tables[histogramEntry(table, invocation, tile)];
-    }
     if (invocation < kRadix) {
-        // Zero this tile's entries of the table the pass after next will add its counts into;
-        // their last reader was the previous pass.
-        tables[histogramEntry(pc.zeroTable, invocation, tile)] = 0u;
+        s_digitTotal[invocation] = tables[totalsEntry(pc.pass, invocation)];
+        s_tilePrefix[invocation] = 0u;
+        // The next pass's status table: its last reader, the previous pass, is done.
+        tables[statusEntry(pc.statusTable ^ 1u, tile, invocation)] = kStatusNotReady;
     }
-    for (uint i = invocation; i < kNextHistogramSlots; i += gl_WorkGroupSize.x) s_nextHistogram[i] = 0u;
+    if (invocation == 0u) {
+        s_needStep = 0u;
+        s_moreStep = 0u;
+    }
 
     // Slots past the end of the input get the largest digit: they are last in input order, so
     // the stable rank puts them after every real key, at sorted slots >= valid, never written.
@@ -93,14 +152,27 @@ void main() {
         g_rank[j] = (tileSlot(place, j) < valid ? digitOf(keys[j], map) : map.mask) << 16u;
     }
 
-    rankTile(); // (its barriers also publish the shared arrays written above)
+    rankTile(); // (its barriers also publish the shared words written above)
 
+    // Publish this tile's counts at once: successors need them before this tile's prefix.
+    bool late = FALLBACK_PERIOD != 0u && tile % FALLBACK_PERIOD == 1u;
+    if (invocation < kRadix) {
+        uint n = tileCountOf(invocation, valid, map);
+        s_count[invocation] = n;
+        if (tile == 0u) atomicMax(tables[statusEntry(pc.statusTable, 0u, invocation)], kStatusInclusive | n);
+        else if (!late) atomicMax(tables[statusEntry(pc.statusTable, tile, invocation)], kStatusReady | n);
+    }
+    if (tile != 0u) lookBack(tile, map);
+    if (invocation < kRadix && tile != 0u) {
+        uint inclusive = s_tilePrefix[invocation] + s_count[invocation];
+        atomicMax(tables[statusEntry(pc.statusTable, tile, invocation)], kStatusInclusive | inclusive);
+    }
+    barrier();
     if (invocation < kRadix) {
         uint digit = invocation;
         uint global = s_tilePrefix[digit];
         [[unroll]] for (uint d = 0u; d < kRadix; ++d) global += d < digit ? s_digitTotal[d] : 0u;
         s_digitOffset[digit] = global - localDigitStart(digit);
-        s_firstDestinationTile[digit] = global / TILE_SIZE;
     }
     // (The barrier inside exchangeWords publishes s_digitOffset before it is read below.)
 
@@ -118,18 +190,9 @@ void main() {
 #endif
 
     // keys[j] is now the key at sorted slot tileSlot(place, j).
-    DigitMap next = digitMap(min(pc.shift + kDigitBits, pc.endBit - 1u), pc.endBit);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
-        if (slot < valid) {
-            uint digit = digitOf(keys[j], map);
-            uint destination = s_digitOffset[digit] + slot;
-            keysOut[destination] = keys[j];
-            if (countNext) {
-                uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
-                atomicAdd(s_nextHistogram[(digit * 2u + which) * kRadix + digitOf(keys[j], next)], 1u);
-            }
-        }
+        if (slot < valid) keysOut[s_digitOffset[digitOf(keys[j], map)] + slot] = keys[j];
     }
 
 #if VKSORT_VALUE_WORDS > 0
@@ -163,16 +226,4 @@ void main() {
     }
 #endif
 #endif
-
-    if (countNext) {
-        barrier();
-        for (uint i = invocation; i < kNextHistogramSlots; i += gl_WorkGroupSize.x) {
-            uint n = s_nextHistogram[i];
-            if (n != 0u) {
-                uint digit = i / (2u * kRadix);
-                uint destinationTile = s_firstDestinationTile[digit] + (i / kRadix) % 2u;
-                atomicAdd(tables[histogramEntry(pc.nextTable, i % kRadix, destinationTile)], n);
-            }
-        }
-    }
 }

@@ -1,11 +1,14 @@
 #version 450
-// Indirect sorts: turn the count the caller's GPU work produced into the launch of every later
-// dispatch, with no host round trip. The recording copied the caller's count into
+// The first step of every multi-tile sort: zeroes what the histogram and the reorders add into
+// (the digit totals of every pass, the tickets, the fallback count), so the scratch buffer needs
+// no clearing by the caller.
+//
+// Indirect sorts also turn the count the caller's GPU work produced into the launch of every
+// later dispatch, with no host round trip. The recording copied the caller's count into
 // tables[kInfoRequested]; this clamps it to the bindings' capacity (documented in vksort.h),
 // decides between the single-workgroup sort and the passes, and writes the
 // VkDispatchIndirectCommand of each: dispatches of the path not taken, and workgroups past the
 // count, are never launched.
-//
 
 #include "common.glsl"
 #include "tile.glsl"
@@ -17,17 +20,21 @@ void writeArgs(uint at, uint x, uint y) {
 }
 
 void main() {
+    for (uint i = gl_LocalInvocationIndex; i < kMaxPasses * kRadix; i += gl_WorkGroupSize.x) {
+        tables[kTotalsOffset + i] = 0u;
+    }
     if (gl_LocalInvocationIndex != 0u) return;
+    tables[kInfoFallbacks] = 0u;
+    tables[kInfoTickets] = 0u;
+    tables[kInfoTickets + 1u] = 0u;
+    if ((pc.flags & kFlagIndirect) == 0u) return;
     uint count = min(tables[kInfoRequested], pc.maxCount);
     uint tiles = count / TILE_SIZE + (count % TILE_SIZE != 0u ? 1u : 0u);
     bool single = count <= pc.singleMaxCount;
-    bool inlined = tiles <= pc.inlineScanMaxTiles;
     tables[kInfoCount] = count;
     tables[kInfoNumTiles] = tiles;
-    tables[kInfoInlineScan] = inlined ? 1u : 0u;
     uint width = min(tiles, pc.dispatchWidth);
     uint rows = width == 0u ? 1u : tiles / width + (tiles % width != 0u ? 1u : 0u);
     writeArgs(kInfoTileArgs, single ? 0u : width, rows);
-    writeArgs(kInfoScanArgs, single || inlined ? 0u : kRadix, 1u);
     writeArgs(kInfoSingleArgs, single && count > 0u ? 1u : 0u, 1u);
 }

@@ -39,6 +39,7 @@ VKSORT_CONST kSpecWorkgroupSize = 0u;  /* local_size_x of every pipeline */
 VKSORT_CONST kSpecKeysPerThread = 1u;  /* tile = workgroup size * keys per thread */
 VKSORT_CONST kSpecMaxSubgroups = 2u;   /* upper bound of gl_NumSubgroups, sizes shared arrays */
 VKSORT_CONST kSpecFullSubgroups = 3u;  /* 1: created with REQUIRE_FULL_SUBGROUPS, lanes are dense */
+VKSORT_CONST kSpecFallbackPeriod = 4u; /* testing: 0, or N to force look-back fallbacks (reorder.comp) */
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */
 /* Bits 0-1: how the key's bits map to an order-preserving unsigned integer. */
@@ -49,68 +50,63 @@ VKSORT_CONST kFlagKeyTypeMask = 3u;
 VKSORT_CONST kFlagDescending = 4u;      /* invert the ordered key: a stable descending sort */
 VKSORT_CONST kFlagIndexValues = 8u;     /* this pass makes values = input index (argsort) */
 VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the tables' info */
-VKSORT_CONST kFlagNextHistogram = 32u;      /* the reorder also counts the next pass's digits */
-VKSORT_CONST kFlagInlineScan = 64u;     /* the reorder scans the counts itself (few tiles) */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
- * for every step. 52 bytes, under the 128 bytes every device offers. */
+ * for every step. 44 bytes, under the 128 bytes every device offers. */
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect: tables[kInfoCount]) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
-    VKSORT_U32 rowStride;  /* tiles per digit row of a histogram table (the capacity's, not the count's) */
+    VKSORT_U32 rowStride;  /* tiles per tile-status table (the capacity's, not the count's) */
     VKSORT_U32 shift;      /* lowest key bit of the first digit this dispatch sorts */
     VKSORT_U32 endBit;     /* one past the highest key bit sorted: a digit never reaches past it */
     VKSORT_U32 flags;      /* kFlag* bits */
     VKSORT_U32 maxCount;   /* the bindings' capacity: the setup clamps indirect counts to it */
-    VKSORT_U32 table;      /* histogram table of this pass: the histogram writes it, the scan
-                              scans it, the reorder reads it */
-    VKSORT_U32 nextTable;  /* where the reorder adds the next pass's counts (kFlagNextHistogram) */
-    VKSORT_U32 zeroTable;  /* zeroed by this dispatch's tiles for a later pass to add into */
-    VKSORT_U32 singleMaxCount;     /* setup: counts up to this take the single-workgroup sort */
-    VKSORT_U32 inlineScanMaxTiles; /* setup: tile counts up to this let the reorder scan inline */
-    VKSORT_U32 dispatchWidth;      /* setup: the most workgroups per grid row */
+    VKSORT_U32 pass;       /* the reorder's digit pass: its row of the digit totals */
+    VKSORT_U32 statusTable;    /* the reorder's tile-status table (and ticket): pass % 2 */
+    VKSORT_U32 singleMaxCount; /* setup: counts up to this take the single-workgroup sort */
+    VKSORT_U32 dispatchWidth;  /* setup: the most workgroups per grid row */
 };
-VKSORT_CONST kPushConstantsSize = 52u;
+VKSORT_CONST kPushConstantsSize = 44u;
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
-/* [0, kInfoWords)        info: runtime count, tile count, indirect dispatch arguments
- * [kTotalsOffset, +16)   per-digit totals of the current pass, written by the scan
- * [kHistogramsOffset, ...)   kHistogramTables tables of per-tile digit counts, each digit-major:
- *                        table k at kHistogramsOffset + k * kRadix * rowStride, entry
- *                        [digit * rowStride + tile]; the scan turns a table's rows into their
- *                        exclusive prefixes in place.
- * The tables rotate (the push constants name them: table, nextTable, zeroTable): pass p reads
- * table p % 3, its reorder adds pass p + 1's counts into table (p + 1) % 3 and zeroes table
- * (p + 2) % 3 for pass p + 1 to add into. The histogram (first pass only) writes table 0 and
- * zeroes table 1. No table ever needs a separate clear. src/program.cpp computes the rotation. */
+/* [0, kInfoWords)         info: runtime count, tile count, indirect arguments, tickets
+ * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: the setup zeroes
+ *                         them, the histogram adds every tile's counts of every pass's digit
+ * [kStatusOffset, ...)    two tile-status tables, [(table * rowStride + tile) * kRadix + digit]:
+ *                         pass p uses table p % 2 and zeroes the other for pass p + 1 (the
+ *                         histogram zeroes table 0 for pass 0). Each word is a state in bits
+ *                         30-31 and a count in bits 0-29 (see kStatus*), written with atomicMax
+ *                         only, so a word never goes back to a less advanced state. */
 VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
-VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count */
+VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) */
 VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
-VKSORT_CONST kInfoInlineScan = 3u;     /* 1: few enough tiles for the reorder to scan inline */
+VKSORT_CONST kInfoFallbacks = 3u;      /* look-backs that counted a predecessor's tile themselves */
 VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for histogram and reorder */
-VKSORT_CONST kInfoScanArgs = 8u;       /* VkDispatchIndirectCommand for the scan */
-VKSORT_CONST kInfoSingleArgs = 12u;    /* VkDispatchIndirectCommand for the single-workgroup sort */
-VKSORT_CONST kInfoWords = 32u;
+VKSORT_CONST kInfoSingleArgs = 8u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
+VKSORT_CONST kInfoTickets = 12u;       /* two ticket counters, one per status table */
+VKSORT_CONST kInfoWords = 16u;
+VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kTotalsOffset = kInfoWords;
-VKSORT_CONST kHistogramsOffset = kTotalsOffset + kRadix;
-VKSORT_CONST kHistogramTables = 3u;
+VKSORT_CONST kStatusOffset = kTotalsOffset + kMaxPasses * kRadix;
+VKSORT_CONST kStatusTables = 2u;
 
+/* A tile-status word: what a tile has published about one digit. */
+VKSORT_CONST kStatusNotReady = 0u;            /* nothing yet */
+VKSORT_CONST kStatusReady = 1u << 30;         /* the tile's own count of the digit */
+VKSORT_CONST kStatusInclusive = 2u << 30;     /* the count in this tile and all before it */
+VKSORT_CONST kStatusStateMask = 3u << 30;
+VKSORT_CONST kStatusValueMask = (1u << 30) - 1u; /* counts fit 30 bits: at most 2^30 - 1 keys */
 
-/* ---- Reorder ------------------------------------------------------------------------------- */
-/* The run of one digit inside a tile covers at most two destination tiles, so the next pass's
- * counts of a tile's keys fall into at most kRadix * 2 destination tiles. */
-VKSORT_CONST kNextHistogramSlots = kRadix * 2u * kRadix;
-
-/* ---- Scan ---------------------------------------------------------------------------------- */
-/* Each invocation of the scan (one wide workgroup per digit row, its size chosen by
- * chooseScanConfig in src/plan.cpp) scans this many consecutive tiles per chunk. */
-VKSORT_CONST kScanItemsPerThread = 16u;
+/* ---- Look-back ----------------------------------------------------------------------------- */
+/* Polls of a predecessor's status before the waiting workgroup counts that tile itself (the
+ * decoupled fallback): a workgroup never waits on another without bound. */
+VKSORT_CONST kLookbackPolls = 4u;
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 52 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 44 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
-static_assert(kInfoSingleArgs + 3u <= kInfoWords, "info fits");
+static_assert(kInfoTickets + kStatusTables <= kInfoWords, "info fits");
 } /* namespace vksort */
 #endif
 

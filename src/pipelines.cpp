@@ -42,14 +42,12 @@ struct Creator {
 
         // (A GLSL bool specialization constant is 4 bytes, VkBool32-sized.)
         const uint32_t constants[] = {tile.workgroupSize, tile.keysPerThread, tile.maxSubgroups,
-                                      tile.fullSubgroups ? 1u : 0u};
+                                      tile.fullSubgroups ? 1u : 0u, options.fallbackPeriod};
         const VkSpecializationMapEntry entries[] = {
-            {kSpecWorkgroupSize, 0, 4},
-            {kSpecKeysPerThread, 4, 4},
-            {kSpecMaxSubgroups, 8, 4},
-            {kSpecFullSubgroups, 12, 4},
+            {kSpecWorkgroupSize, 0, 4}, {kSpecKeysPerThread, 4, 4},   {kSpecMaxSubgroups, 8, 4},
+            {kSpecFullSubgroups, 12, 4}, {kSpecFallbackPeriod, 16, 4},
         };
-        VkSpecializationInfo specialization{4, entries, sizeof(constants), constants};
+        VkSpecializationInfo specialization{5, entries, sizeof(constants), constants};
 
         VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
             VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
@@ -104,8 +102,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
 
     Creator creator{fn, device, allocator, cache, options, p.layout, failure};
     const char* histogramNames[kKeyWidths] = {"histogram_k1", "histogram_k2"};
-    result = creator.create("scan", options.scanTile, &p.scan);
-    if (result == VK_SUCCESS) result = creator.create("setup", options.tile, &p.setup);
+    result = creator.create("setup", options.tile, &p.setup);
     for (uint32_t k = 0; k < kKeyWidths && result == VK_SUCCESS; ++k) {
         if (!options.keyWidths[k]) continue;
         result = creator.create(histogramNames[k], options.tile, &p.histogram[k]);
@@ -130,7 +127,6 @@ void destroyPipelines(const Functions& fn, VkDevice device, const VkAllocationCa
         if (pipeline != VK_NULL_HANDLE) fn.vkDestroyPipeline(device, pipeline, allocator);
         pipeline = VK_NULL_HANDLE;
     };
-    destroy(p->scan);
     destroy(p->setup);
     for (uint32_t k = 0; k < kKeyWidths; ++k) {
         destroy(p->histogram[k]);

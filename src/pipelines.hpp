@@ -17,16 +17,15 @@ struct Pipelines {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline histogram[kKeyWidths] = {};
-    VkPipeline scan = VK_NULL_HANDLE;
     VkPipeline setup = VK_NULL_HANDLE; // indirect sorts: launch arguments from the GPU count
     VkPipeline reorder[kKeyWidths][kValueWidths] = {};
     VkPipeline single[kKeyWidths][kValueWidths] = {}; // the whole sort in one workgroup
 };
 
 struct PipelineOptions {
-    TileConfig tile;      // count, scan and reorder
+    TileConfig tile;       // setup, histogram and reorder
     TileConfig singleTile; // the single-workgroup sort
-    TileConfig scanTile;  // the scan (its workgroup size; keys per thread unused)
+    uint32_t fallbackPeriod = 0;       // testing: forces look-back fallbacks (reorder.comp)
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
     // The key and value widths the sorter serves; pipelines of the others are not created.
     bool keyWidths[kKeyWidths] = {true, true};

@@ -25,20 +25,17 @@ constexpr uint32_t kMaxKeysPerThread = 32;
 
 } // namespace
 
-uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
-    uint32_t words = config.tileSize()                    // s_exchange
-                     + kRadix * config.maxSubgroups       // s_histogram
-                     + (config.maxSubgroups + 1)          // s_subgroupTotals
-                     + kNextHistogramSlots                    // s_nextHistogram
-                     + 4 * kRadix;                        // s_digitOffset, s_digitTotal, ...
-    return words * 4u;
-}
-
 uint32_t singleSharedMemoryBytes(const TileConfig& config) {
     uint32_t words = config.tileSize()                    // s_exchange
                      + kRadix * config.maxSubgroups       // s_histogram
-                     + (config.maxSubgroups + 1);         // s_subgroupTotals
+                     + (config.workgroupSize + 1);        // s_subgroupTotals (one-lane subgroups)
     return words * 4u;
+}
+
+uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
+    return singleSharedMemoryBytes(config)
+           + 5 * kRadix * 4u // s_digitOffset, s_digitTotal, s_count, s_tilePrefix, s_fallback
+           + 3 * 4u;         // s_tile, s_pending, s_needs
 }
 
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main) {
@@ -58,19 +55,6 @@ uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& contro
         limit = std::min(limit, device.maxComputeWorkgroupSubgroups * control.requiredSize);
     }
     return limit;
-}
-
-TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control) {
-    uint32_t deviceMaxWorkgroup = workgroupLimit(device, control);
-    TileConfig c = main;
-    c.workgroupSize = std::max(main.workgroupSize, std::min(kScanWorkgroupSize, deviceMaxWorkgroup));
-    c.keysPerThread = 1;
-    // The same subgroup rules as the main configuration, for the wider workgroup.
-    uint32_t smallest = main.workgroupSize / main.maxSubgroups;
-    uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
-    c.fullSubgroups = main.fullSubgroups && c.workgroupSize % launchSize == 0;
-    c.maxSubgroups = std::max(1u, c.workgroupSize / smallest);
-    return c;
 }
 
 bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
@@ -140,11 +124,12 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
 }
 
 uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, uint32_t keyBytes, uint32_t valueBytes) {
-    uint64_t limit = UINT32_MAX - config.tileSize(); // tileBase + slot never wraps
+    // Tile-status words hold counts in 30 bits (shaders/vksort_config.h).
+    uint64_t limit = kStatusValueMask;
     limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / keyBytes);
     if (valueBytes != 0) limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / valueBytes);
-    // The counts tables of the capacity must fit one binding too (they always do in practice).
-    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kHistogramsOffset) / (kHistogramTables * kRadix) * config.tileSize();
+    // The status tables of the capacity must fit one binding too (they always do in practice).
+    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kStatusOffset) / (kStatusTables * kRadix) * config.tileSize();
     limit = std::min(limit, tableLimit);
     // A grid of maxX * maxY workgroups bounds the tiles one dispatch can reach.
     uint64_t gridLimit = uint64_t(device.maxWorkgroupCount[0]) * device.maxWorkgroupCount[1] * config.tileSize();
@@ -165,7 +150,7 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
         next = alignUp(next + layout.valuesBytes, alignment);
     }
     layout.tablesOffset = next;
-    layout.tablesBytes = (uint64_t(kHistogramsOffset) + uint64_t(kHistogramTables) * kRadix * layout.rowStride) * 4u;
+    layout.tablesBytes = (uint64_t(kStatusOffset) + uint64_t(kStatusTables) * kRadix * layout.rowStride) * 4u;
     layout.totalBytes = layout.tablesOffset + layout.tablesBytes;
     return layout;
 }

@@ -23,7 +23,8 @@ struct DeviceFacts {
     uint32_t maxComputeWorkgroupSubgroups = 0; // 0: unknown (no subgroup size control)
 };
 
-// Tile geometry of the count, scan and reorder pipelines.
+// Tile geometry of the histogram and reorder pipelines (and, with more keys per invocation, of
+// the single-workgroup sort).
 struct TileConfig {
     uint32_t workgroupSize = 0;
     uint32_t keysPerThread = 0;
@@ -52,11 +53,6 @@ constexpr uint32_t kMaxTileSize = 65536;
 // multiprocessor.
 constexpr uint32_t kDefaultWorkgroupSize = 256;
 constexpr uint32_t kDefaultKeysPerThread = 8;
-// Up to this many tiles the reorder sums the counts of all tiles itself (16 * tiles loads per
-// workgroup, from L2) rather than waiting for a scan dispatch and its barrier. On an H200, 2^20
-// keys (512 tiles) took 160 us summed inline and 113 us with the scan dispatch; up to 256
-// tiles inline wins (2^16 keys: 49 us against 64 us).
-constexpr uint32_t kInlineScanMaxTiles = 256;
 // The single-workgroup sort uses the main workgroup size with this many keys per invocation
 // (4096 keys with 256 invocations), or fewer where shared memory is short. On an H200 a
 // 1024 x 8 workgroup sorted 4096 keys in 45 us and 8192 in 66 us, no faster than separate
@@ -65,11 +61,6 @@ constexpr uint32_t kSingleKeysPerThread = 16;
 
 // The configuration of the single-workgroup sort, derived from the main one.
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main);
-
-// The scan's workgroup: as wide as the device allows up to kScanWorkgroupSize, so that one chunk
-// covers as many tiles as possible (each chunk is a dependent round trip to memory).
-constexpr uint32_t kScanWorkgroupSize = 1024;
-TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control);
 
 // Shared memory the reorder pass (the largest user) needs for a configuration, in bytes.
 uint32_t reorderSharedMemoryBytes(const TileConfig& config);
@@ -101,14 +92,11 @@ struct ScratchLayout {
     uint64_t valuesOffset = 0, valuesBytes = 0;
     uint64_t tablesOffset = 0, tablesBytes = 0;
     uint64_t totalBytes = 0;
-    uint32_t rowStride = 0; // tiles per row of the counts table: the capacity's tile count
+    uint32_t rowStride = 0; // tiles per tile-status table: the capacity's tile count
 };
 
 ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
                           uint64_t alignment);
-
-// The most digit passes a sort has: 64-bit keys, all bits.
-constexpr uint32_t kMaxPasses = 64 / kDigitBits;
 
 // The digit passes over bits [beginBit, endBit): pass i sorts bits [beginBit + 4i, ...).
 struct PassPlan {

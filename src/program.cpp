@@ -22,11 +22,6 @@ struct Builder {
     Program& out;
     uint32_t nextTimestamp = 0;
 
-    // The histogram table of pass p, the one the reorder of p adds pass p + 1's counts into, and
-    // the one it zeroes for pass p + 2 (last read by the reorder of p - 1). Three tables, so no
-    // table is ever cleared by a dispatch of its own.
-    static uint32_t tableOf(uint32_t pass) { return pass % kHistogramTables; }
-
     Step& add(Kernel kernel, uint32_t pass, BindingSet set) {
         Step& s = out.steps[out.stepCount++];
         s = Step{};
@@ -41,9 +36,8 @@ struct Builder {
         c.endBit = in.passes.endBit;
         c.flags = in.keyFlags | (in.indirect ? kFlagIndirect : 0u);
         c.maxCount = in.maxCount;
-        c.table = tableOf(pass);
-        c.nextTable = tableOf(pass + 1);
-        c.zeroTable = tableOf(pass + 2);
+        c.pass = pass;
+        c.statusTable = pass % kStatusTables;
         if (in.indirect) {
             s.indirect = true;
         } else {
@@ -65,33 +59,18 @@ struct Builder {
     void build() {
         const uint32_t passCount = in.passes.passCount;
         out.stepCount = 0;
-        out.timestampCount = 1 + 3 * passCount;
+        out.timestampCount = 2 + passCount;
         out.leadingTimestamps = 1;
         nextTimestamp = 1;
         // The set that leaves a whole-sort dispatch's result where the passes would leave theirs.
         const BindingSet singleSet = passCount % 2 == 1 ? kSetForward : kSetInPlace;
         const uint32_t indexFlag = in.indexValues ? kFlagIndexValues : 0u;
 
-        if (in.indirect) {
-            Step& copy = out.steps[out.stepCount++];
-            copy = Step{};
-            copy.kind = StepKind::CopyCount;
-            copy.barrier = Barrier::TransferToCompute;
-            // The setup turns the copied count into the launch of every step below; the path a
-            // count does not take gets zero workgroups.
-            Step& setup = add(Kernel::Setup, 0, kSetForward);
-            setup.indirect = false;
-            setup.grid = Grid{1, 1};
-            setup.constants.singleMaxCount = in.singleMaxCount;
-            setup.constants.inlineScanMaxTiles = in.inlineScanMaxTiles;
-            setup.constants.dispatchWidth = in.maxWorkgroupCountX;
-            Step& single = add(Kernel::Single, 0, singleSet);
-            single.constants.flags |= indexFlag;
-            single.argsWord = kInfoSingleArgs;
-        } else if (in.count == 0) {
+        if (!in.indirect && in.count == 0) {
             out.leadingTimestamps = out.timestampCount; // nothing to sort; a profiler still gets its queries
             return;
-        } else if (in.count <= in.singleMaxCount) {
+        }
+        if (!in.indirect && in.count <= in.singleMaxCount) {
             Step& single = add(Kernel::Single, 0, singleSet);
             single.constants.flags |= indexFlag;
             single.grid = Grid{1, 1};
@@ -99,30 +78,35 @@ struct Builder {
             timestampsThrough(out.timestampCount - 1);
             return;
         }
-
-        // Few tiles: each reorder sums the histograms of all tiles itself, with no scan step.
-        const bool inlineScan = !in.indirect && ceilDiv(in.count, in.tile.tileSize()) <= in.inlineScanMaxTiles;
-        // Only the first pass has a histogram dispatch: every reorder counts the digits of the
-        // pass after it while it writes.
+        if (in.indirect) {
+            Step& copy = out.steps[out.stepCount++];
+            copy = Step{};
+            copy.kind = StepKind::CopyCount;
+            copy.barrier = Barrier::TransferToCompute;
+        }
+        // Zeroes the digit totals and the tickets; for indirect sorts it also turns the copied
+        // count into the launch of every step below (the path a count does not take gets zero
+        // workgroups).
+        Step& setup = add(Kernel::Setup, 0, kSetForward);
+        setup.indirect = false;
+        setup.grid = Grid{1, 1};
+        setup.constants.singleMaxCount = in.singleMaxCount;
+        setup.constants.dispatchWidth = in.maxWorkgroupCountX;
+        if (in.indirect) {
+            Step& single = add(Kernel::Single, 0, singleSet);
+            single.constants.flags |= indexFlag;
+            single.argsWord = kInfoSingleArgs;
+        }
+        // The digit totals of every pass at once; each reorder then finds its tile's offsets by
+        // looking back over the tiles before it, in the same dispatch.
         Step& histogram = add(Kernel::Histogram, 0, kSetForward);
         histogram.argsWord = kInfoTileArgs;
-        histogram.constants.zeroTable = histogram.constants.nextTable;
         timestampsThrough(1);
         for (uint32_t p = 0; p < passCount; ++p) {
-            const BindingSet set = p % 2 == 0 ? kSetForward : kSetBackward;
-            if (!inlineScan) {
-                Step& scan = add(Kernel::Scan, p, set);
-                scan.argsWord = kInfoScanArgs;
-                if (!in.indirect) scan.grid = Grid{kRadix, 1}; // one workgroup per digit row
-            }
-            timestampsThrough(2 + 3 * p);
-            Step& reorder = add(Kernel::Reorder, p, set);
+            Step& reorder = add(Kernel::Reorder, p, p % 2 == 0 ? kSetForward : kSetBackward);
             reorder.argsWord = kInfoTileArgs;
             if (p == 0) reorder.constants.flags |= indexFlag;
-            if (p + 1 < passCount) reorder.constants.flags |= kFlagNextHistogram;
-            if (inlineScan) reorder.constants.flags |= kFlagInlineScan;
-            // The next pass's histogram slot follows its reorder: that is where its counts are made.
-            timestampsThrough(p + 1 < passCount ? 4 + 3 * p : 3 + 3 * p);
+            timestampsThrough(2 + p);
         }
         out.steps[out.stepCount - 1].barrier = Barrier::None;
     }

@@ -18,7 +18,7 @@ namespace vksort {
 // sort writes its result where the passes would have: in place for an even pass count.
 enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetCount = 3 };
 
-enum class Kernel : uint32_t { Histogram, Scan, Reorder, Single, Setup };
+enum class Kernel : uint32_t { Setup, Histogram, Reorder, Single };
 
 enum class StepKind : uint32_t {
     CopyCount, // transfer: the caller's count into the tables' kInfoRequested word
@@ -48,14 +48,13 @@ struct Step {
     Barrier barrier = Barrier::None;
 };
 
-// Copy, setup, single-workgroup sort, histogram, then a scan and a reorder per pass.
-constexpr uint32_t kMaxProgramSteps = 4 + 2 * kMaxPasses;
+// Copy, setup, single-workgroup sort, histogram, then a reorder per pass.
+constexpr uint32_t kMaxProgramSteps = 4 + kMaxPasses;
 
 // What a program depends on: the sorter's tiles, the bindings' layout and the request.
 struct ProgramInput {
-    TileConfig tile;             // the histogram, scan and reorder tile
+    TileConfig tile;             // the histogram and reorder tile
     uint32_t singleMaxCount = 0; // counts up to this sort in one workgroup
-    uint32_t inlineScanMaxTiles = kInlineScanMaxTiles; // tile counts up to this need no scan step
     uint32_t maxWorkgroupCountX = 0;
     uint32_t maxCount = 0;       // the bindings' capacity
     uint32_t rowStride = 0;      // ScratchLayout::rowStride
@@ -71,7 +70,7 @@ struct Program {
     uint32_t stepCount = 0;
     // Timestamps written before the first step (query 0; every query when there is no step).
     uint32_t leadingTimestamps = 0;
-    uint32_t timestampCount = 0; // vksortTimestampQueryCount(passCount)
+    uint32_t timestampCount = 0; // vksortTimestampQueryCount(passCount): 2 + passCount
 };
 
 // kFlag* bits for a key type and order.

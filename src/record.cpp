@@ -17,7 +17,6 @@ VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bin
     const uint32_t k = keyWidthIndex(bindings.keyType), v = valueWidthIndex(bindings.valueType);
     switch (kernel) {
     case Kernel::Histogram: return sorter.pipelines.histogram[k];
-    case Kernel::Scan: return sorter.pipelines.scan;
     case Kernel::Reorder: return sorter.pipelines.reorder[k][v];
     case Kernel::Single: return sorter.pipelines.single[k][v];
     case Kernel::Setup: return sorter.pipelines.setup;
@@ -138,6 +137,7 @@ void describeResult(const VksortBindings_T& bindings, const PassPlan& plan, Vkso
     if (bindings.valueType != VKSORT_VALUE_TYPE_NONE) {
         r.values = r.inScratch ? VksortBufferRange{s.buffer, s.offset + l.valuesOffset, l.valuesBytes} : bindings.values;
     }
+    r.fallbackCount = {s.buffer, s.offset + l.tablesOffset + kInfoFallbacks * 4u, 4};
     *result = r;
 }
 

@@ -119,7 +119,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     PipelineOptions options;
     options.tile = tile;
     options.singleTile = chooseSingleTileConfig(device.facts, tile);
-    options.scanTile = chooseScanConfig(device.facts, tile, control);
+    options.fallbackPeriod = info.debugFallbackPeriod;
     options.requiredSubgroupSize = required;
     const uint32_t keyTypes = info.keyTypes != 0 ? info.keyTypes : kAllKeyTypes;
     const uint32_t valueTypes = info.valueTypes != 0 ? info.valueTypes : kAllValueTypes;

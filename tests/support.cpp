@@ -190,8 +190,8 @@ vkctx::Context& context() {
 }
 
 bool SorterOptions::operator<(const SorterOptions& o) const {
-    return std::tie(workgroupSize, keysPerThread, requiredSubgroupSize, spy) <
-           std::tie(o.workgroupSize, o.keysPerThread, o.requiredSubgroupSize, o.spy);
+    return std::tie(workgroupSize, keysPerThread, requiredSubgroupSize, spy, fallbackPeriod) <
+           std::tie(o.workgroupSize, o.keysPerThread, o.requiredSubgroupSize, o.spy, o.fallbackPeriod);
 }
 
 const std::vector<SorterOptions> kTileShapes = {SorterOptions{16, 16}, SorterOptions{64, 5}, SorterOptions{32, 6},
@@ -203,6 +203,7 @@ VksortSorterCreateInfo sorterCreateInfo(vkctx::Context& ctx, const SorterOptions
     info.workgroupSize = options.workgroupSize;
     info.keysPerThread = options.keysPerThread;
     info.requiredSubgroupSize = options.requiredSubgroupSize;
+    info.debugFallbackPeriod = options.fallbackPeriod;
     return info;
 }
 
@@ -398,6 +399,7 @@ std::string Case::describe() const {
     if (sorter.workgroupSize != 0) s += " --workgroup-size " + std::to_string(sorter.workgroupSize);
     if (sorter.keysPerThread != 0) s += " --keys-per-thread " + std::to_string(sorter.keysPerThread);
     if (sorter.requiredSubgroupSize != 0) s += " --subgroup-size " + std::to_string(sorter.requiredSubgroupSize);
+    if (sorter.fallbackPeriod != 0) s += " --fallback-period " + std::to_string(sorter.fallbackPeriod);
     std::string inexpressible;
     if (maxCount > count) inexpressible += " bindings for " + std::to_string(maxCount) + " elements;";
     if (offsetUnits != 1) {

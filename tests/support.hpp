@@ -33,9 +33,13 @@ struct SorterOptions {
     uint32_t requiredSubgroupSize = 0;
     // Hand vksort the command spy's vkGetDeviceProcAddr (see commandLog()).
     bool spy = false;
+    // VksortSorterCreateInfo::debugFallbackPeriod: force the look-back's fallback.
+    uint32_t fallbackPeriod = 0;
 
     bool operator<(const SorterOptions& o) const;
-    bool isDefault() const { return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy; }
+    bool isDefault() const {
+        return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy && fallbackPeriod == 0;
+    }
 };
 
 // The tile shapes (workgroup size x keys per thread) the tests use besides the default. Each

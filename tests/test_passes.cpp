@@ -43,9 +43,11 @@ struct PassRig {
     uint32_t keyBytes() const { return hostdata::keyBytes(keyType); }
     uint32_t valueBytes() const { return hostdata::valueBytes(valueType); }
 
-    // Word index, inside the tables region, of table `table`'s count of `digit` in `tile`.
-    size_t entry(uint32_t table, uint32_t digit, uint32_t tileIndex) const {
-        return vksort::kHistogramsOffset + (size_t(table) * kRadix + digit) * layout().rowStride + tileIndex;
+    // Word index, inside the tables region, of the total of `digit` in `pass`, and of tile
+    // `tileIndex`'s status word of `digit` in status table `table`.
+    static size_t total(uint32_t pass, uint32_t digit) { return vksort::kTotalsOffset + size_t(pass) * kRadix + digit; }
+    size_t status(uint32_t table, uint32_t tileIndex, uint32_t digit) const {
+        return vksort::kStatusOffset + (size_t(table) * layout().rowStride + tileIndex) * kRadix + digit;
     }
     size_t tableWords() const { return size_t(layout().tablesBytes / 4); }
 
@@ -86,11 +88,14 @@ struct PassRig {
         if (byte >= l.tablesOffset && byte < l.tablesOffset + l.tablesBytes) {
             size_t word = (byte - l.tablesOffset) / 4;
             if (word < vksort::kTotalsOffset) return "info word " + std::to_string(word);
-            if (word < vksort::kHistogramsOffset) return "total of digit " + std::to_string(word - vksort::kTotalsOffset);
-            size_t w = word - vksort::kHistogramsOffset;
-            size_t row = w / l.rowStride;
-            return "table " + std::to_string(row / kRadix) + ", digit " + std::to_string(row % kRadix) + ", tile " +
-                   std::to_string(w % l.rowStride);
+            if (word < vksort::kStatusOffset) {
+                size_t t = word - vksort::kTotalsOffset;
+                return "total of pass " + std::to_string(t / kRadix) + ", digit " + std::to_string(t % kRadix);
+            }
+            size_t w = word - vksort::kStatusOffset;
+            size_t row = w / kRadix;
+            return "status table " + std::to_string(row / l.rowStride) + ", tile " + std::to_string(row % l.rowStride) +
+                   ", digit " + std::to_string(w % kRadix);
         }
         if (byte >= l.keysOffset && byte < l.keysOffset + l.keysBytes) {
             return "scratch key " + std::to_string((byte - l.keysOffset) / keyBytes());
@@ -157,23 +162,15 @@ PassRig::Ranges loadWithSentinelTables(PassRig& rig, const hostdata::Data& input
 
 const vktest::SorterOptions kSmallTiles{16, 4};
 
-// What shapes a real program beyond the sort request: whether counts up to the single-workgroup
-// limit take that path (off: the tile steps exist at any count), and up to how many tiles the
-// reorder scans inline (0: every pass has a scan step).
-struct Shape {
-    bool single = false;
-    uint32_t inlineScanMaxTiles = vksort::kInlineScanMaxTiles;
-};
-
 // The program the library would record for a direct sort of `count` keys over bits [begin, end).
+// `single` off leaves out the single-workgroup path, so that the tile steps exist at any count.
 vksort::Program realProgram(const PassRig& rig, VksortOrder order, uint32_t begin, uint32_t end, uint32_t count,
-                            Shape shape = {}) {
+                            bool single = false) {
     vksort::PassPlan passes;
     std::string reason;
     REQUIRE(vksort::planPasses(rig.keyBytes() * 8, begin, end, &passes, &reason));
     vksort::ProgramInput in = vksort::programInput(*rig.sorter, rig.bindings(), passes, order, count, false);
-    if (!shape.single) in.singleMaxCount = 0;
-    in.inlineScanMaxTiles = shape.inlineScanMaxTiles;
+    if (!single) in.singleMaxCount = 0;
     vksort::Program program;
     vksort::buildProgram(in, &program);
     return program;
@@ -187,13 +184,43 @@ const vksort::Step& findStep(const vksort::Program& program, Kernel kernel, uint
     return program.steps[0];
 }
 
-void runStep(const PassRig& rig, const vksort::Step& step) {
-    rig.run([&](VkCommandBuffer cmd) { vksort::recordStep(cmd, *rig.sorter, rig.bindings(), step, {}); });
+// Records the steps (each followed by its own barrier) between host barriers, runs them, waits.
+void runSteps(const PassRig& rig, std::initializer_list<const vksort::Step*> steps) {
+    rig.run([&](VkCommandBuffer cmd) {
+        for (const vksort::Step* step : steps) vksort::recordStep(cmd, *rig.sorter, rig.bindings(), *step, {});
+    });
 }
 
 } // namespace
 
-TEST_CASE("histogram alone: per-tile digit counts, digit-major, and the next table zeroed", "[passes]") {
+namespace {
+
+// What the setup and histogram steps of a sort over bits [begin, end) must leave in tables that
+// held sentinels: the info words the setup owns and every pass's totals zeroed, then each pass's
+// digit totals counted, and the first pass's status table zeroed for this count's tiles.
+void expectSetupAndHistogram(PassRig::Ranges& want, const PassRig& rig, const hostdata::Data& input,
+                             VksortOrder order, uint32_t begin, uint32_t end) {
+    const uint32_t tile = rig.tile(), numTiles = (input.count + tile - 1) / tile;
+    uint32_t* t = want.tables(rig.layout());
+    t[vksort::kInfoFallbacks] = 0;
+    t[vksort::kInfoTickets] = t[vksort::kInfoTickets + 1] = 0;
+    for (uint32_t i = 0; i < vksort::kMaxPasses * kRadix; ++i) t[vksort::kTotalsOffset + i] = 0;
+    for (uint32_t pass = 0, shift = begin; shift < end; ++pass, shift += vksort::kDigitBits) {
+        for (uint32_t i = 0; i < input.count; ++i) ++t[PassRig::total(pass, digitOf(input.key(i), input.keyType, order, shift, end))];
+    }
+    for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+        for (uint32_t d = 0; d < kRadix; ++d) t[rig.status(0, tileIndex, d)] = vksort::kStatusNotReady;
+    }
+}
+
+void runSetupAndHistogram(const PassRig& rig, VksortOrder order, uint32_t begin, uint32_t end, uint32_t count) {
+    const vksort::Program program = realProgram(rig, order, begin, end, count);
+    runSteps(rig, {&findStep(program, Kernel::Setup, 0), &findStep(program, Kernel::Histogram, 0)});
+}
+
+} // namespace
+
+TEST_CASE("setup and histogram: every pass's digit totals, the first status table zeroed", "[passes]") {
     struct Variant {
         VksortKeyType key;
         VksortOrder order;
@@ -206,7 +233,7 @@ TEST_CASE("histogram alone: per-tile digit counts, digit-major, and the next tab
                                 {VKSORT_KEY_TYPE_FLOAT32, VKSORT_ORDER_ASCENDING, 29, 32},
                                 {VKSORT_KEY_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 8, 10},
                                 {VKSORT_KEY_TYPE_UINT64, VKSORT_ORDER_ASCENDING, 30, 64},
-                                {VKSORT_KEY_TYPE_INT64, VKSORT_ORDER_ASCENDING, 60, 64},
+                                {VKSORT_KEY_TYPE_INT64, VKSORT_ORDER_ASCENDING, 0, 64},
                                 {VKSORT_KEY_TYPE_FLOAT64, VKSORT_ORDER_DESCENDING, 40, 43}};
     for (const vktest::SorterOptions& options : {vktest::SorterOptions{}, kSmallTiles}) {
         VksortSorter s = vktest::sorter(options);
@@ -216,27 +243,15 @@ TEST_CASE("histogram alone: per-tile digit counts, digit-major, and the next tab
             // Whole tiles only (the vector loads), a partial last tile, and a single short tile.
             for (uint32_t count : {4 * tile, 5 * tile + 3, tile / 2 + 1}) {
                 ++n;
-                INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", shift " << v.shift << ", end bit "
+                INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", bits " << v.shift << ":"
                              << v.endBit << ", count " << count);
-                // A capacity above the count: the columns of tiles past it must stay untouched.
+                // A capacity above the count: the status words of tiles past it stay untouched.
                 PassRig rig(s, v.key, VKSORT_VALUE_TYPE_NONE, count + 2 * tile + 5);
                 hostdata::Data input = hostdata::generate(v.key, VKSORT_VALUE_TYPE_NONE, count, {}, count + n);
                 PassRig::Ranges before = loadWithSentinelTables(rig, input);
-
-                const vksort::Program program = realProgram(rig, v.order, v.shift, v.endBit, count);
-                const vksort::Step& step = findStep(program, Kernel::Histogram, 0);
-                runStep(rig, step);
-
-                const uint32_t numTiles = (count + tile - 1) / tile;
-                auto counts = tileCounts(input, v.order, v.shift, v.endBit, tile, numTiles);
+                runSetupAndHistogram(rig, v.order, v.shift, v.endBit, count);
                 PassRig::Ranges want = before;
-                uint32_t* t = want.tables(rig.layout());
-                for (uint32_t d = 0; d < kRadix; ++d) {
-                    for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-                        t[rig.entry(0, d, tileIndex)] = counts[d][tileIndex];
-                        t[rig.entry(1, d, tileIndex)] = 0;
-                    }
-                }
+                expectSetupAndHistogram(want, rig, input, v.order, v.shift, v.endBit);
                 rig.check(want);
             }
         }
@@ -244,10 +259,10 @@ TEST_CASE("histogram alone: per-tile digit counts, digit-major, and the next tab
     vktest::requireCleanValidation();
 }
 
-TEST_CASE("histogram alone at the most keys per thread: 8-bit counters as full as they get", "[passes]") {
-    // histogram.comp keeps each thread's digit counts in 8-bit fields; 32 keys per thread is the most
-    // the planner allows (src/plan.cpp says why). All-equal keys fill one field in every thread,
-    // and two alternating digits fill two fields side by side (a carry would corrupt the
+TEST_CASE("histogram at the most keys per thread: 8-bit counters as full as they get", "[passes]") {
+    // histogram.comp keeps each thread's digit counts in 8-bit fields; 32 keys per thread is the
+    // most the planner allows (src/plan.cpp says why). All-equal keys fill one field in every
+    // thread, and two alternating digits fill two fields side by side (a carry would corrupt the
     // neighbour).
     VksortSorter s = vktest::sorter({16, 32});
     const uint32_t tile = s->tile.tileSize();
@@ -264,67 +279,9 @@ TEST_CASE("histogram alone at the most keys per thread: 8-bit counters as full a
             }
             PassRig::Ranges before = loadWithSentinelTables(rig, input);
             const uint32_t endBit = hostdata::keyBits(key);
-            runStep(rig, findStep(realProgram(rig, VKSORT_ORDER_ASCENDING, 0, endBit, count), Kernel::Histogram, 0));
-            const uint32_t numTiles = (count + tile - 1) / tile;
-            auto counts = tileCounts(input, VKSORT_ORDER_ASCENDING, 0, endBit, tile, numTiles);
+            runSetupAndHistogram(rig, VKSORT_ORDER_ASCENDING, 0, endBit, count);
             PassRig::Ranges want = before;
-            uint32_t* t = want.tables(rig.layout());
-            for (uint32_t d = 0; d < kRadix; ++d) {
-                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-                    t[rig.entry(0, d, tileIndex)] = counts[d][tileIndex];
-                    t[rig.entry(1, d, tileIndex)] = 0;
-                }
-            }
-            rig.check(want);
-        }
-    }
-    vktest::requireCleanValidation();
-}
-
-TEST_CASE("scan pass alone: exclusive row prefixes in place, and the 16 totals", "[passes]") {
-    // Tile counts that fill part of a scan chunk, exactly one, and more than one: a chunk is
-    // workgroup size x kScanItemsPerThread tiles (4096 with 256 invocations, 256 with 16).
-    for (const vktest::SorterOptions& options : {vktest::SorterOptions{}, kSmallTiles}) {
-        VksortSorter s = vktest::sorter(options);
-        const uint32_t tile = s->tile.tileSize();
-        const uint32_t chunk = s->tile.workgroupSize * vksort::kScanItemsPerThread;
-        std::vector<uint32_t> tileCountsToScan = {1, 2, 37, chunk, chunk + 1};
-        if (tile <= 256) tileCountsToScan.push_back(3 * chunk + 17);
-        uint32_t n = 0;
-        for (uint32_t numTiles : tileCountsToScan) {
-            // The scan of pass 0, 1 or 2: each of the three tables.
-            const uint32_t pass = n++ % vksort::kHistogramTables;
-            const uint32_t count = numTiles * tile - (numTiles > 1 ? tile / 3 : 0);
-            PassRig rig(s, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count + tile);
-            const vksort::Program program = realProgram(rig, VKSORT_ORDER_ASCENDING, 0, 32, count, {false, 0});
-            const vksort::Step& step = findStep(program, Kernel::Scan, pass);
-            const uint32_t table = step.constants.table;
-            INFO("tile " << tile << ", " << numTiles << " tiles, pass " << pass << ", table " << table);
-            PassRig::Ranges before = rig.read();
-            fillTables(before, rig, kSentinel);
-            // Counts as a histogram could leave them (any value up to a tile), some rows empty.
-            std::mt19937 rng(numTiles);
-            uint32_t* t = before.tables(rig.layout());
-            for (uint32_t d = 0; d < kRadix; ++d) {
-                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-                    t[rig.entry(table, d, tileIndex)] = d == 5 ? 0u : uint32_t(rng() % (tile + 1));
-                }
-            }
-            rig.write(before);
-
-            runStep(rig, step);
-
-            PassRig::Ranges want = before;
-            uint32_t* w = want.tables(rig.layout());
-            for (uint32_t d = 0; d < kRadix; ++d) {
-                uint32_t running = 0;
-                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-                    uint32_t c = w[rig.entry(table, d, tileIndex)];
-                    w[rig.entry(table, d, tileIndex)] = running;
-                    running += c;
-                }
-                w[vksort::kTotalsOffset + d] = running;
-            }
+            expectSetupAndHistogram(want, rig, input, VKSORT_ORDER_ASCENDING, 0, endBit);
             rig.check(want);
         }
     }
@@ -341,27 +298,26 @@ struct ReorderVariant {
 };
 
 // Runs one reorder step on prepared tables and checks it against the model: the stable partition
-// by this pass's digit, the next pass's digit counts per destination tile added into the step's
-// next table (unless it is the last pass), its zero table zeroed for the tiles of this count, and
-// nothing else written.
-void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, bool inlineScan,
-                  uint64_t seed) {
+// by this pass's digit into the other buffer; every tile's inclusive prefix published in the
+// step's status table; the other status table zeroed for this count's tiles; the ticket counted
+// every workgroup launched and the other ticket zeroed; nothing else written. A sorter made with
+// debugFallbackPeriod must have counted predecessors itself (the fallback count in the info).
+void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, uint64_t seed,
+                  bool forcedFallbacks) {
     const uint32_t tile = s->tile.tileSize();
     const uint32_t numTiles = (count + tile - 1) / tile;
     PassRig rig(s, v.key, v.value, count + tile + 7);
-    const vksort::Program program =
-        realProgram(rig, v.order, v.beginBit, v.endBit, count, {false, inlineScan ? UINT32_MAX : 0u});
+    const vksort::Program program = realProgram(rig, v.order, v.beginBit, v.endBit, count);
     const vksort::Step& step = findStep(program, Kernel::Reorder, pass);
     const vksort::VksortPushConstants& c = step.constants;
     const bool index = (c.flags & vksort::kFlagIndexValues) != 0;
-    const bool countNext = (c.flags & vksort::kFlagNextHistogram) != 0;
-    REQUIRE(((c.flags & vksort::kFlagInlineScan) != 0) == inlineScan);
     const BindingSet set = step.set;
     INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", value " << hostdata::toString(v.value)
                  << (v.order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", pass " << step.pass << ", shift "
-                 << c.shift << ", end bit " << c.endBit << ", count " << count << " (" << numTiles << " tiles), table "
-                 << c.table << (set == kSetForward ? ", caller -> scratch" : ", scratch -> caller")
-                 << (inlineScan ? ", inline scan" : ", scanned table") << (countNext ? ", counts next" : ""));
+                 << c.shift << ", end bit " << c.endBit << ", count " << count << " (" << numTiles
+                 << " tiles), status table " << c.statusTable
+                 << (set == kSetForward ? ", caller -> scratch" : ", scratch -> caller")
+                 << (forcedFallbacks ? ", forced fallbacks" : ""));
     const vksort::ScratchLayout& l = rig.layout();
     const uint32_t kb = rig.keyBytes(), vb = rig.valueBytes();
     // Few distinct keys make long digit runs that cross destination tiles; uniform keys spread
@@ -382,24 +338,24 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     std::memcpy(inKeys, input.keys.data(), input.keys.size());
     if (vb != 0) std::memcpy(inValues, input.values.data(), input.values.size());
 
-    // Tables: this pass's counts (raw for the inline scan, else scanned with their totals), the
-    // next table zeroed for this count's tiles as the pass before would have left it, sentinels
-    // everywhere else (including the totals when the reorder must not read them).
+    // Tables as the steps before leave them: this pass's digit totals, its status table zeroed
+    // for this count's tiles, its ticket at zero; sentinels everywhere else.
     fillTables(before, rig, kSentinel);
     uint32_t* t = before.tables(l);
     auto counts = tileCounts(input, v.order, c.shift, c.endBit, tile, numTiles);
     for (uint32_t d = 0; d < kRadix; ++d) {
-        uint32_t running = 0;
+        uint32_t total = 0;
         for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-            t[rig.entry(c.table, d, tileIndex)] = inlineScan ? counts[d][tileIndex] : running;
-            running += counts[d][tileIndex];
-            if (countNext) t[rig.entry(c.nextTable, d, tileIndex)] = 0;
+            total += counts[d][tileIndex];
+            t[rig.status(c.statusTable, tileIndex, d)] = vksort::kStatusNotReady;
         }
-        if (!inlineScan) t[vksort::kTotalsOffset + d] = running;
+        t[PassRig::total(c.pass, d)] = total;
     }
+    t[vksort::kInfoTickets + c.statusTable] = 0;
+    t[vksort::kInfoFallbacks] = 0;
     rig.write(before);
 
-    runStep(rig, step);
+    runSteps(rig, {&step});
 
     // The model: a stable partition of the input by digit.
     std::vector<uint32_t> order(count);
@@ -411,30 +367,38 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     PassRig::Ranges want = before;
     uint8_t* outKeys = set == kSetForward ? want.scratchKeys(l) : want.keys.data();
     uint8_t* outValues = set == kSetForward ? want.scratchValues(l) : want.values.data();
-    const uint32_t nextShift = c.shift + vksort::kDigitBits;
-    uint32_t* w = want.tables(l);
     for (uint32_t j = 0; j < count; ++j) {
         const uint32_t from = order[j];
         std::memcpy(outKeys + size_t(j) * kb, input.keys.data() + size_t(from) * kb, kb);
         if (index) std::memcpy(outValues + size_t(j) * 4, &from, 4);
         else if (vb != 0) std::memcpy(outValues + size_t(j) * vb, input.values.data() + size_t(from) * vb, vb);
-        if (countNext) ++w[rig.entry(c.nextTable, digitOf(input.key(from), v.key, v.order, nextShift, c.endBit), j / tile)];
     }
+    uint32_t* w = want.tables(l);
     for (uint32_t d = 0; d < kRadix; ++d) {
+        uint32_t inclusive = 0;
         for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-            w[rig.entry(c.zeroTable, d, tileIndex)] = 0;
+            inclusive += counts[d][tileIndex];
+            w[rig.status(c.statusTable, tileIndex, d)] = vksort::kStatusInclusive | inclusive;
+            w[rig.status(c.statusTable ^ 1u, tileIndex, d)] = vksort::kStatusNotReady;
         }
     }
+    w[vksort::kInfoTickets + c.statusTable] = step.grid.x * step.grid.y;
+    w[vksort::kInfoTickets + (c.statusTable ^ 1u)] = 0;
+    // How often a look-back counted a predecessor itself depends on scheduling: any number, but
+    // some when forced.
+    const uint32_t* got = reinterpret_cast<const uint32_t*>(rig.rig.scratch() + l.tablesOffset);
+    w[vksort::kInfoFallbacks] = got[vksort::kInfoFallbacks];
+    if (forcedFallbacks && numTiles > 3) CHECK(got[vksort::kInfoFallbacks] > 0);
     rig.check(want);
 }
 
 } // namespace
 
-TEST_CASE("reorder steps alone: stable partition, next pass's counts per destination tile", "[passes]") {
+TEST_CASE("reorder steps alone: stable partition, published prefixes, any look-back path", "[passes]") {
     // Each width of key and value; signed, float, descending; a digit cut short by the end bit
-    // and a next digit cut short (bits 4 to 10); digits straddling a 64-bit key's words. Every
-    // reorder step of each program runs: both directions, the three tables, the first pass (which
-    // makes argsort values) and the last (which counts no next pass).
+    // (bits 4 to 10); digits straddling a 64-bit key's words. Every reorder step of each program
+    // runs: both directions, both status tables, the first pass (which makes argsort values).
+    // The third sorter forces the look-back's fallback on many tiles.
     const ReorderVariant variants[] = {
         {VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, VKSORT_ORDER_ASCENDING, 0, 32},
         {VKSORT_KEY_TYPE_INT32, VKSORT_VALUE_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 4, 10},
@@ -444,16 +408,17 @@ TEST_CASE("reorder steps alone: stable partition, next pass's counts per destina
         {VKSORT_KEY_TYPE_FLOAT64, VKSORT_VALUE_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 28, 40},
         {VKSORT_KEY_TYPE_FLOAT64, VKSORT_VALUE_TYPE_INDEX, VKSORT_ORDER_DESCENDING, 0, 8},
     };
+    vktest::SorterOptions forced = kSmallTiles;
+    forced.fallbackPeriod = 3;
     uint32_t n = 0;
-    for (const vktest::SorterOptions& options : {vktest::SorterOptions{}, kSmallTiles}) {
+    for (const vktest::SorterOptions& options : {vktest::SorterOptions{}, kSmallTiles, forced}) {
         VksortSorter s = vktest::sorter(options);
         const uint32_t tile = s->tile.tileSize();
-        // A few tiles with a partial last one; with the small tiles, more than the inline-scan
-        // limit. Both ways of reading the counts alternate over the steps.
+        // A few tiles with a partial last one, and many small ones.
         const uint32_t count = tile <= 256 ? 300 * tile + 5 : 5 * tile + 77;
         for (const ReorderVariant& v : variants) {
             const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
-            for (uint32_t p = 0; p < passes; ++p, ++n) checkReorder(s, v, count, p, n % 2 == 0, 1000 + n);
+            for (uint32_t p = 0; p < passes; ++p, ++n) checkReorder(s, v, count, p, 1000 + n, options.fallbackPeriod != 0);
         }
     }
     vktest::requireCleanValidation();
@@ -488,14 +453,14 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
             if (v.value == VKSORT_VALUE_TYPE_INDEX) input.values.assign(size_t(count) * 4, 0xCD);
             PassRig::Ranges before = loadWithSentinelTables(rig, input);
 
-            const vksort::Program program = realProgram(rig, v.order, v.beginBit, v.endBit, count, {true});
+            const vksort::Program program = realProgram(rig, v.order, v.beginBit, v.endBit, count, true);
             REQUIRE(program.stepCount == 1);
             const vksort::Step& step = findStep(program, Kernel::Single, 0);
             // An odd pass count leaves the result in scratch, an even one in place.
             const BindingSet set = step.set;
             const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
             CHECK(set == (passes % 2 == 1 ? kSetForward : vksort::kSetInPlace));
-            runStep(rig, step);
+            runSteps(rig, {&step});
 
             std::vector<uint32_t> order = hostdata::referencePermutation(input, v.order, v.beginBit, v.endBit);
             PassRig::Ranges want = before;

@@ -36,49 +36,23 @@ uint32_t countKernel(const Program& p, Kernel kernel) {
     return n;
 }
 
-// Replays the table rotation: every table a step reads holds the counts of that step's pass,
-// written by the step before (the histogram, or the previous pass's reorder, then the scan), and
-// every table a reorder adds into was zeroed and not touched since.
+// The tile-status tables alternate: each reorder uses table pass % 2 (and its ticket) and zeroes
+// the other for the next pass; the histogram zeroes table 0 for the first.
 void checkTables(const Program& p) {
-    enum class State { Garbage, Zeroed, Counts, Scanned };
-    State state[kHistogramTables] = {State::Garbage, State::Garbage, State::Garbage};
-    uint32_t holds[kHistogramTables] = {};
+    bool zeroed[kStatusTables] = {false, false};
     for (uint32_t i = 0; i < p.stepCount; ++i) {
         const Step& s = p.steps[i];
-        if (s.kind != StepKind::Dispatch || s.kernel == Kernel::Setup || s.kernel == Kernel::Single) continue;
+        if (s.kind != StepKind::Dispatch) continue;
         const VksortPushConstants& c = s.constants;
         INFO("step " << i << ", pass " << s.pass << ", kernel " << int(s.kernel));
-        REQUIRE(c.table < kHistogramTables);
-        REQUIRE(c.zeroTable < kHistogramTables);
-        CHECK(c.zeroTable != c.table);
-        switch (s.kernel) {
-        case Kernel::Histogram:
-            state[c.table] = State::Counts;
-            holds[c.table] = s.pass;
-            state[c.zeroTable] = State::Zeroed;
-            break;
-        case Kernel::Scan:
-            CHECK(state[c.table] == State::Counts);
-            CHECK(holds[c.table] == s.pass);
-            state[c.table] = State::Scanned;
-            break;
-        case Kernel::Reorder: {
-            const bool inlineScan = (c.flags & kFlagInlineScan) != 0;
-            CHECK(state[c.table] == (inlineScan ? State::Counts : State::Scanned));
-            CHECK(holds[c.table] == s.pass);
-            if ((c.flags & kFlagNextHistogram) != 0) {
-                REQUIRE(c.nextTable < kHistogramTables);
-                CHECK(c.nextTable != c.table);
-                CHECK(c.nextTable != c.zeroTable);
-                CHECK(state[c.nextTable] == State::Zeroed);
-                state[c.nextTable] = State::Counts;
-                holds[c.nextTable] = s.pass + 1;
-            }
-            state[c.zeroTable] = State::Zeroed;
-            break;
-        }
-        default: break;
-        }
+        if (s.kernel == Kernel::Histogram) zeroed[0] = true;
+        if (s.kernel != Kernel::Reorder) continue;
+        REQUIRE(c.statusTable < kStatusTables);
+        CHECK(c.statusTable == s.pass % kStatusTables);
+        CHECK(c.pass == s.pass);
+        CHECK(zeroed[c.statusTable]);
+        zeroed[c.statusTable] = false; // used: dirty until the next pass zeroes it
+        zeroed[c.statusTable ^ 1u] = true;
     }
 }
 
@@ -120,15 +94,18 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
     }
 }
 
-TEST_CASE("program: only the first pass has a histogram step; the last step has no barrier", "[program]") {
+TEST_CASE("program: a setup and one histogram step, then one reorder per pass; the last step has no barrier",
+          "[program]") {
     for (uint32_t count : {4097u, 100000u, 600000u, 50000000u}) {
         for (bool indirect : {false, true}) {
             ProgramInput in = input(count, 0, 32);
             in.indirect = indirect;
             const Program p = build(in);
             INFO("count " << count << (indirect ? ", indirect" : ""));
+            CHECK(countKernel(p, Kernel::Setup) == 1);
             CHECK(countKernel(p, Kernel::Histogram) == 1);
             CHECK(countKernel(p, Kernel::Reorder) == 8);
+            CHECK(p.steps[indirect ? 1 : 0].kernel == Kernel::Setup);
             for (uint32_t i = 0; i < p.stepCount; ++i) {
                 if (p.steps[i].kind == StepKind::Dispatch && p.steps[i].kernel == Kernel::Histogram) {
                     CHECK(p.steps[i].pass == 0);
@@ -139,24 +116,6 @@ TEST_CASE("program: only the first pass has a histogram step; the last step has 
             checkTables(p);
         }
     }
-}
-
-TEST_CASE("program: the scan step runs only past the inline-scan limit", "[program]") {
-    const uint32_t tile = 256 * 8;
-    const Program few = build(input(kInlineScanMaxTiles * tile, 0, 32));
-    CHECK(countKernel(few, Kernel::Scan) == 0);
-    for (uint32_t i = 0; i < few.stepCount; ++i) {
-        if (few.steps[i].kernel == Kernel::Reorder) CHECK((few.steps[i].constants.flags & kFlagInlineScan) != 0);
-    }
-    const Program many = build(input(kInlineScanMaxTiles * tile + 1, 0, 32));
-    CHECK(countKernel(many, Kernel::Scan) == 8);
-    for (uint32_t i = 0; i < many.stepCount; ++i) {
-        const Step& s = many.steps[i];
-        if (s.kernel == Kernel::Reorder) CHECK((s.constants.flags & kFlagInlineScan) == 0);
-        if (s.kernel == Kernel::Scan) CHECK((s.grid.x == kRadix && s.grid.y == 1));
-    }
-    checkTables(few);
-    checkTables(many);
 }
 
 TEST_CASE("program: grids past the row limit split into rows", "[program]") {
@@ -173,7 +132,8 @@ TEST_CASE("program: grids past the row limit split into rows", "[program]") {
     }
 }
 
-TEST_CASE("program: timestamp slots are 1 + 3p, 2 + 3p and 3 + 3p for every path", "[program]") {
+TEST_CASE("program: timestamp slots are 1 after the histogram and 2 + p after each reorder, on every path",
+          "[program]") {
     for (uint32_t count : {0u, 1u, 4096u, 4097u, 600000u}) {
         for (bool indirect : {false, true}) {
             for (uint32_t end : {4u, 9u, 32u}) {
@@ -182,13 +142,12 @@ TEST_CASE("program: timestamp slots are 1 + 3p, 2 + 3p and 3 + 3p for every path
                 const Program p = build(in);
                 INFO("count " << count << ", bits 0:" << end << (indirect ? ", indirect" : ""));
                 const uint32_t passes = (end + 3) / 4;
-                CHECK(p.timestampCount == 1 + 3 * passes);
+                CHECK(p.timestampCount == 2 + passes);
                 checkTimestamps(p);
                 for (uint32_t i = 0; i < p.stepCount; ++i) {
                     const Step& s = p.steps[i];
                     if (s.kind != StepKind::Dispatch) continue;
-                    if (s.kernel == Kernel::Reorder) CHECK(s.firstTimestamp == 3 + 3 * s.pass);
-                    if (s.kernel == Kernel::Scan) CHECK(s.firstTimestamp == 2 + 3 * s.pass);
+                    if (s.kernel == Kernel::Reorder) CHECK(s.firstTimestamp == 2 + s.pass);
                     if (s.kernel == Kernel::Histogram) CHECK(s.firstTimestamp == 1);
                 }
             }
@@ -212,20 +171,17 @@ TEST_CASE("program: the indirect program launches every step from the setup's ar
     CHECK(p.steps[1].kernel == Kernel::Setup);
     CHECK_FALSE(p.steps[1].indirect);
     CHECK(p.steps[1].constants.singleMaxCount == in.singleMaxCount);
-    CHECK(p.steps[1].constants.inlineScanMaxTiles == kInlineScanMaxTiles);
     CHECK(p.steps[1].constants.dispatchWidth == in.maxWorkgroupCountX);
     CHECK(p.steps[1].constants.maxCount == in.maxCount);
     CHECK(p.steps[2].kernel == Kernel::Single);
     CHECK(p.steps[2].argsWord == kInfoSingleArgs);
-    // Both paths and every scan are recorded: the setup gives what a count does not need zero
-    // workgroups.
-    CHECK(countKernel(p, Kernel::Scan) == 8);
+    // Both paths are recorded: the setup gives the one a count does not take zero workgroups.
+    CHECK(countKernel(p, Kernel::Reorder) == 8);
     for (uint32_t i = 2; i < p.stepCount; ++i) {
         const Step& s = p.steps[i];
         INFO("step " << i);
         CHECK(s.indirect);
         CHECK((s.constants.flags & kFlagIndirect) != 0);
-        if (s.kernel == Kernel::Scan) CHECK(s.argsWord == kInfoScanArgs);
         if (s.kernel == Kernel::Reorder || s.kernel == Kernel::Histogram) CHECK(s.argsWord == kInfoTileArgs);
         if (i + 1 < p.stepCount) CHECK(s.barrier == Barrier::ComputeAndIndirect);
     }
@@ -242,16 +198,18 @@ TEST_CASE("program: every bit range of 32- and 64-bit keys", "[program]") {
                 in.indexValues = true;
                 const Program p = build(in);
                 const uint32_t passes = (end - begin + 3) / 4;
-                REQUIRE(p.stepCount == 1 + passes); // histogram, then a reorder per pass (inline scan)
+                REQUIRE(p.stepCount == 2 + passes); // setup, histogram, then a reorder per pass
+                REQUIRE(p.steps[1].constants.shift == begin); // the histogram counts every pass
+                REQUIRE(p.steps[1].constants.endBit == end);
                 uint32_t shift = begin;
-                for (uint32_t i = 1; i < p.stepCount; ++i) {
+                for (uint32_t i = 2; i < p.stepCount; ++i) {
                     const VksortPushConstants& c = p.steps[i].constants;
                     REQUIRE(c.shift == shift);
                     REQUIRE(c.endBit == end);
+                    REQUIRE(c.pass == i - 2);
                     REQUIRE((c.flags & kFlagKeyTypeMask) == kFlagKeyFloat);
-                    // Argsort indices are made by the first pass only; the last counts no next pass.
-                    REQUIRE(((c.flags & kFlagIndexValues) != 0) == (i == 1));
-                    REQUIRE(((c.flags & kFlagNextHistogram) != 0) == (i + 1 < p.stepCount));
+                    // Argsort indices are made by the first pass only.
+                    REQUIRE(((c.flags & kFlagIndexValues) != 0) == (i == 2));
                     shift += kDigitBits;
                 }
                 REQUIRE(shift >= end);

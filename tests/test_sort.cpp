@@ -347,10 +347,35 @@ TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups
     vktest::requireCleanValidation();
 }
 
+TEST_CASE("forced look-back fallbacks: tiles published late or never seen, every result sorted", "[sort]") {
+    // VksortSorterCreateInfo::debugFallbackPeriod makes the reorder's look-back count
+    // predecessor tiles itself for a large share of tiles: what happens for real where workgroups
+    // do not run in the order they started (no forward-progress guarantee). Small tiles make many
+    // tiles per pass; periods 1 (no forced tile), 2, 3 and 7 mix late and unseen tiles.
+    uint32_t n = 0;
+    for (uint32_t period : {1u, 2u, 3u, 7u}) {
+        vktest::SorterOptions options{16, 4};
+        options.fallbackPeriod = period;
+        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
+            for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_INDEX}) {
+                vktest::Case c;
+                c.key = key;
+                c.value = value;
+                c.count = 20000 + 17 * n;
+                c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+                c.dist = vktest::dist(n % 3 == 0 ? hostdata::Distribution::Few : hostdata::Distribution::Uniform, 20);
+                c.sorter = options;
+                c.seed = 500 + n++;
+                vktest::sortAndCheck(c);
+            }
+        }
+    }
+}
+
 TEST_CASE("timestamps: one query per dispatch slot, in order, none past the range", "[sort][timestamps]") {
-    // VksortSortInfo: query 0 before the sort, then count, scan and reorder of each pass, with
-    // dispatches that do not run (later counts, inline scans, all of a single-dispatch sort)
-    // repeating the time before them; count 0 writes nothing.
+    // VksortSortInfo: query 0 before the sort, 1 after the setup and histogram, 2 + p after the
+    // reorder of pass p; the slots of dispatches that do not run (all of a single-dispatch sort)
+    // repeat the time before them, and a count of 0 still writes every query.
     vkctx::Context& ctx = vktest::context();
     if (ctx.timestampValidBits() == 0) {
         WARN("the queue family has no timestamps");
@@ -364,8 +389,7 @@ TEST_CASE("timestamps: one query per dispatch slot, in order, none past the rang
     poolInfo.queryCount = poolSize;
     VkQueryPool pool = VK_NULL_HANDLE;
     REQUIRE(vkCreateQueryPool(ctx.device(), &poolInfo, nullptr, &pool) == VK_SUCCESS);
-    // Single dispatch, few tiles (inline scan), many tiles (scan dispatches); odd and even
-    // pass counts; and count 0.
+    // Single dispatch, few tiles, many tiles; odd and even pass counts; and count 0.
     for (uint32_t count : {0u, 1000u, 5 * p.tileSize + 1, 300 * p.tileSize}) {
         for (uint32_t endBit : {0u, 12u}) {
             INFO("count " << count << ", bits 0:" << endBit);

@@ -17,8 +17,10 @@
  *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
  *   their input order, and values move with their keys. What is recorded depends on the count:
  *   up to singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup;
- *   otherwise a histogram dispatch, then per pass a scan dispatch (left out when the tiles are
- *   few) and a reorder dispatch. docs/DESIGN.md explains each kernel.
+ *   otherwise a small setup dispatch, a histogram of every pass's digits, then one reorder
+ *   dispatch per pass, whose workgroups find their offsets by looking back over the tiles
+ *   before them without ever waiting on another workgroup without bound (no forward-progress
+ *   guarantee is assumed). docs/DESIGN.md explains each kernel.
  *
  * DEVICE REQUIREMENTS
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
@@ -195,12 +197,18 @@ typedef struct VksortSorterCreateInfo {
     void* pMessageUserData;
     /* The formats this sorter serves: VKSORT_KEY_TYPE_BIT / VKSORT_VALUE_TYPE_BIT of each key
      * and value type you will sort; 0 means all of them. Only the pipelines those need are
-     * compiled (a key width of 32 or 64 bits crossed with no values, 32-bit values (uint32 and
-     * index) or 64-bit values, plus two shared ones), so a renderer that sorts f32 depths with
-     * u32 indices pays for 5 pipelines instead of 16. Memory requirements and bindings of a
+     * compiled (per key width of 32 or 64 bits a histogram, and per key width crossed with no
+     * values, 32-bit values (uint32 and index) or 64-bit values a reorder and a single-workgroup
+     * sort; plus one shared setup), so a renderer that sorts f32 depths with u32 indices pays
+     * for 4 pipelines instead of 15. Memory requirements and bindings of a
      * format the sorter does not serve are invalid usage. Unknown bits are invalid usage. */
     uint32_t keyTypes;
     uint32_t valueTypes;
+    /* Testing only; leave 0. N > 0 makes the reorder's look-back take its fallback for a large
+     * share of tiles (tiles t with t % N == 1 publish their counts late, and tiles t % N == 2
+     * are never seen published), to prove that sorts stay correct when workgroups do not run in
+     * the order they started. Results are unchanged; only slower. */
+    uint32_t debugFallbackPeriod;
 } VksortSorterCreateInfo;
 
 /* Creates a sorter: checks the device, compiles the pipelines (this can take a while; pass a
@@ -231,9 +239,9 @@ typedef struct VksortSorterProperties {
     uint32_t subgroupSize;
     uint32_t minSubgroupSize;
     /* The largest capacity for 32-bit and 64-bit keys with 64-bit values, the tightest case:
-     * bounded by maxStorageBufferRange (one binding holds a whole array), 32-bit indexing and the
-     * grid size. Narrower values or none allow more; vksortGetMaxCount gives the exact maximum
-     * of each key and value type. */
+     * bounded by maxStorageBufferRange (one binding holds a whole array), by the 30 bits the
+     * look-back keeps counts in (at most 2^30 - 1 keys) and by the grid size. Narrower values or
+     * none allow more; vksortGetMaxCount gives the exact maximum of each key and value type. */
     uint32_t maxCount32;
     uint32_t maxCount64;
 } VksortSorterProperties;
@@ -349,13 +357,11 @@ typedef struct VksortSortInfo {
     /* Optional profiling for your GPU profiler. When not VK_NULL_HANDLE, the sort writes
      * vksortTimestampQueryCount(passCount) timestamps into this VK_QUERY_TYPE_TIMESTAMP pool,
      * from query firstTimestampQuery on: query 0 when every command recorded before the sort
-     * has completed, then for each pass p three queries, 1 + 3p, 2 + 3p and 3 + 3p, when its
-     * histogram, scan and reorder dispatches have completed (all with
-     * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each
-     * dispatch, in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Only the first
-     * pass has a histogram dispatch (each reorder counts the digits of the pass after it), sorts
-     * of few tiles have no scan dispatch (the reorder sums the counts itself), and sorts of at
-     * most singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
+     * has completed, query 1 when its setup and histogram dispatches have completed, and query
+     * 2 + p when the reorder dispatch of pass p has completed (all with
+     * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each step,
+     * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts of at most
+     * singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
      * query 1; the query of a dispatch that does not run repeats the time of the one before it.
      * Every query is written for every sort, a count of 0 included. The queries must have been
      * reset (vkCmdResetQueryPool) and the queue family must support timestamps. */
@@ -363,8 +369,8 @@ typedef struct VksortSortInfo {
     uint32_t firstTimestampQuery;
 } VksortSortInfo;
 
-/* Number of timestamp queries a sort of passCount passes writes (1 + 3 * passCount). */
-static inline uint32_t vksortTimestampQueryCount(uint32_t passCount) { return 1u + 3u * passCount; }
+/* Number of timestamp queries a sort of passCount passes writes (2 + passCount). */
+static inline uint32_t vksortTimestampQueryCount(uint32_t passCount) { return 2u + passCount; }
 
 /* Where the sorted keys and values are. With an even pass count they are back in your keys and
  * values ranges; with an odd one they are in the scratch buffer. Either way the other buffer's
@@ -377,6 +383,12 @@ typedef struct VksortSortResult {
      * values); each range has the bindings' capacity, the first `count` elements are sorted. */
     VksortBufferRange keys;
     VksortBufferRange values;
+    /* Profiling: 4 bytes of the scratch buffer holding a uint32_t, the number of times the sort's
+     * look-back found a predecessor tile unpublished and counted its keys itself (the decoupled
+     * fallback; see ALGORITHM). Written by sorts of more than singleDispatchMaxCount keys and by
+     * every indirect sort; read it after the sort completed and before the next sort with these
+     * bindings. A high share of the tile count means workgroups rarely overlap in time. */
+    VksortBufferRange fallbackCount;
 } VksortSortResult;
 
 /* Pure query: where vksortCmdSort with this info leaves its result. */

@@ -40,6 +40,7 @@ struct Options {
     bool indirect = false;
     bool stress = false;
     bool allFormats = false;   // --all-formats: the sorter compiles every format's pipelines
+    uint32_t fallbackPeriod = 0; // --fallback-period: VksortSorterCreateInfo::debugFallbackPeriod
     double createMs = 0;       // wall time of vksortCreateSorter
     StressOptions stressOptions;
     // --bench
@@ -70,6 +71,8 @@ void usage() {
         "  --repeat R                sorts to run and verify, each on new input (default 1)\n"
         "  --timings                 also print the GPU time of each kernel (histogram, scan, reorder)\n"
         "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
+        "  --fallback-period N       testing: force the look-back's fallback on many tiles\n"
+        "                            (VksortSorterCreateInfo::debugFallbackPeriod)\n"
         "  --all-formats             create the sorter for every key and value type (default: only\n"
         "                            those sorted; the summary gives the creation time either way)\n"
         "  --subgroup-size S         require subgroup size S (needs subgroup size control)\n"
@@ -138,6 +141,10 @@ bool parse(int argc, char** argv, Options* o) {
         } else if (a == "--timings") o->timings = true;
         else if (a == "--indirect") o->indirect = true;
         else if (a == "--all-formats") o->allFormats = true;
+        else if (a == "--fallback-period" && i + 1 < argc) {
+            if (!parseUnsigned(argv[++i], UINT32_MAX, &v)) return false;
+            o->fallbackPeriod = uint32_t(v);
+        }
         else if (a == "--subgroup-size") {
             if (!parseUnsigned(next(), 128, &v)) return false;
             o->subgroupSize = uint32_t(v);
@@ -207,6 +214,7 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     info.requiredSubgroupSize = o->subgroupSize;
     info.workgroupSize = o->workgroupSize;
     info.keysPerThread = o->keysPerThread;
+    info.debugFallbackPeriod = o->fallbackPeriod;
     info.pfnMessageCallback = printMessage;
     if (!o->stress && !o->allFormats) {
         const bool lists = o->bench;
@@ -253,7 +261,8 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     VksortSortResult where{};
     VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
 
-    std::vector<double> totals, kinds[3];
+    std::vector<double> totals, kinds[2];
+    uint64_t fallbacks = 0;
     bool allVerified = true;
     std::string failure;
     for (uint32_t r = 0; r < o.repeat; ++r) {
@@ -262,7 +271,8 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         RunTimes t{};
         hostdata::Verdict verdict = sortAndVerify(rig, input, info, &t);
         totals.push_back(t.total);
-        for (int k = 0; k < 3; ++k) kinds[k].push_back(t.kinds[k]);
+        for (int k = 0; k < 2; ++k) kinds[k].push_back(t.kinds[k]);
+        fallbacks += t.fallbacks;
         if (!verdict.ok && allVerified) failure = "repeat " + std::to_string(r) + ": " + verdict.detail;
         allVerified = allVerified && verdict.ok;
     }
@@ -278,9 +288,11 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 o.count, median, o.repeat, rate * 1e-9, formatsNote(o).c_str(), allVerified ? "verified" : "FAILED",
                 validationNote.c_str());
     if (o.timings) {
-        std::printf("sort-test: GPU time per pass kind, summed over %u passes (median): histogram %.3f ms, scan %.3f ms, "
-                    "reorder %.3f ms\n",
-                    where.passCount, statsOf(kinds[0]).median, statsOf(kinds[1]).median, statsOf(kinds[2]).median);
+        const uint32_t tiles = (o.count + rig.tileSize() - 1) / rig.tileSize();
+        std::printf("sort-test: GPU time (median): setup and histogram %.3f ms, reorders %.3f ms over %u passes; "
+                    "%.2f look-back fallbacks per sort over %u tiles x %u passes\n",
+                    statsOf(kinds[0]).median, statsOf(kinds[1]).median, where.passCount,
+                    double(fallbacks) / std::max(o.repeat, 1u), tiles, where.passCount);
     }
     if (!allVerified) std::printf("sort-test: %s\n", failure.c_str());
     return allVerified && validation == 0 ? 0 : 1;
@@ -293,9 +305,12 @@ struct Point {
     VksortValueType value;
     uint32_t count;
     uint32_t passes;
-    Stats total, withQueries, kinds[3];
-    double bytesPerKey;   // memory traffic of the reduce-then-scan sort: keys read twice and
-                          // written once per pass, values read and written once per pass
+    Stats total, withQueries, kinds[2];
+    uint32_t fallbacks;   // look-back fallbacks of the last timed sort
+    uint32_t tiles;       // tiles per pass
+    double bytesPerKey;   // the least memory traffic of this sort: keys read once by the
+                          // histogram, then read and written once per pass; values read (unless
+                          // made as argsort indices) and written once per pass
     double copyBandwidth; // bytes/s, vkCmdCopyBuffer on count * key bytes, read + written
     double shaderCopyBandwidth; // bytes/s, the same copy by a compute shader (copy.comp)
     double floorMs;       // count * bytesPerKey / the faster of the two copy bandwidths
@@ -332,12 +347,12 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
         double rate = double(p.count) / (p.total.median * 1e-3);
         std::fprintf(f,
                      "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"passes\": %u, \"median_ms\": %.6f, "
-                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"histogram_ms\": %.6f, \"scan_ms\": %.6f, "
-                     "\"reorder_ms\": %.6f, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
+                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"histogram_ms\": %.6f, "
+                     "\"reorder_ms\": %.6f, \"fallbacks\": %u, \"tiles\": %u, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"verified\": \"%s\"}%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
-                     p.total.min, p.total.max, rate, p.kinds[0].median, p.kinds[1].median, p.kinds[2].median,
+                     p.total.min, p.total.max, rate, p.kinds[0].median, p.kinds[1].median, p.fallbacks, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs,
                      p.verified.c_str(), i + 1 < points.size() ? "," : "");
@@ -346,13 +361,13 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
 }
 
 void writeCsv(FILE* f, const std::vector<Point>& points) {
-    std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,count_ms,scan_ms,reorder_ms,"
+    std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,histogram_ms,reorder_ms,fallbacks,tiles,"
                     "bytes_per_key,copy_bytes_per_s,shader_copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified\n");
     for (const Point& p : points) {
-        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%.6f,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s\n",
+        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
-                     p.kinds[1].median, p.kinds[2].median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
+                     p.kinds[1].median, p.fallbacks, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.verified.c_str());
     }
 }
@@ -390,7 +405,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 o.endBit, o.reps, o.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
                 properties.singleDispatchMaxCount, properties.subgroupSize, formatsNote(o).c_str());
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %7s %7s %8s %6s %9s %8s %4s\n", "key", "value",
-                "count", "median", "min", "max", "Gkeys/s", "hist", "scan", "reorder", "w/q", "B/key", "cmdGB/s",
+                "count", "median", "min", "max", "Gkeys/s", "hist", "reorder", "fb/tile", "w/q", "B/key", "cmdGB/s",
                 "shdGB/s", "floor", "floor%", "cpu ms", "speedup", "ok");
 
     std::vector<Point> points;
@@ -425,18 +440,20 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 }
                 p.cpuMs = count <= o.cpuMax ? cpuSortMs(input, o) : 0.0;
                 std::vector<RunTimes> runs = rig.bench(info, o.warmup, o.reps);
-                std::vector<double> totals, withQueries, kinds[3];
+                std::vector<double> totals, withQueries, kinds[2];
                 for (const RunTimes& r : runs) {
                     totals.push_back(r.total);
                     withQueries.push_back(r.withQueries);
-                    for (int k = 0; k < 3; ++k) kinds[k].push_back(r.kinds[k]);
+                    for (int k = 0; k < 2; ++k) kinds[k].push_back(r.kinds[k]);
                 }
                 p.total = statsOf(totals);
                 p.withQueries = statsOf(withQueries);
-                for (int k = 0; k < 3; ++k) p.kinds[k] = statsOf(kinds[k]);
+                for (int k = 0; k < 2; ++k) p.kinds[k] = statsOf(kinds[k]);
+                p.fallbacks = runs.empty() ? 0u : runs.back().fallbacks;
+                p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
                 uint32_t kb = hostdata::keyBytes(key), vb = hostdata::valueBytes(value);
                 uint32_t valueReads = p.passes - (value == VKSORT_VALUE_TYPE_INDEX ? 1u : 0u);
-                p.bytesPerKey = double(p.passes) * 3.0 * kb + double(valueReads + p.passes) * vb;
+                p.bytesPerKey = double(2 * p.passes + 1) * kb + double(valueReads + p.passes) * vb;
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, o.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, o.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
@@ -446,7 +463,8 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8.3f %8.4f %8.4f %8.4f %8.4f %6.0f %7.0f %7.0f %8.4f %5.1f%% "
                             "%9.3f %8.1f %4s\n",
                             hostdata::toString(key), hostdata::toString(value), count, p.total.median, p.total.min,
-                            p.total.max, rate * 1e-9, p.kinds[0].median, p.kinds[1].median, p.kinds[2].median,
+                            p.total.max, rate * 1e-9, p.kinds[0].median, p.kinds[1].median,
+                            p.tiles * p.passes != 0 ? double(p.fallbacks) / (double(p.tiles) * p.passes) : 0.0,
                             p.withQueries.median, p.bytesPerKey, p.copyBandwidth * 1e-9, p.shaderCopyBandwidth * 1e-9,
                             p.floorMs, 100.0 * p.floorMs / p.total.median,
                             p.cpuMs, p.cpuMs > 0 ? p.cpuMs / p.total.median : 0.0, p.verified.c_str());

@@ -122,12 +122,24 @@ std::vector<RunTimes> readTimes(vkctx::Context& ctx, VkQueryPool pool, uint32_t 
     for (uint32_t r = 0; r < runs; ++r) {
         const uint64_t* s = stamps.data() + size_t(r) * perRun;
         out[r].total = double((s[perRun - 1] - s[0]) & mask) * tickMs;
-        for (uint32_t q = 1; q < perRun; ++q) out[r].kinds[(q - 1) % 3] += double((s[q] - s[q - 1]) & mask) * tickMs;
+        for (uint32_t q = 1; q < perRun; ++q) out[r].kinds[q == 1 ? 0 : 1] += double((s[q] - s[q - 1]) & mask) * tickMs;
     }
     return out;
 }
 
 } // namespace
+
+uint32_t SortRig::tileSize() const {
+    VksortSorterProperties p{};
+    vksortGetSorterProperties(sorter_, &p);
+    return p.tileSize;
+}
+
+uint32_t SortRig::fallbackCount(const VksortSortResult& where) {
+    uint32_t n = 0;
+    ctx_.download(scratch_, where.fallbackCount.offset, &n, sizeof n);
+    return n;
+}
 
 RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* keys, std::vector<uint8_t>* values) {
     uint32_t perRun = vksortTimestampQueryCount(passCountOf(sorter_, info));
@@ -142,6 +154,7 @@ RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* key
 
     VksortSortResult where{};
     VKCTX_CHECK(vksortGetSortResult(sorter_, &info, &where));
+    times.fallbacks = fallbackCount(where);
     uint32_t kb = hostdata::keyBytes(keyType_), vb = hostdata::valueBytes(valueType_);
     keys->resize(size_t(info.count) * kb);
     ctx_.download(where.inScratch ? scratch_ : keys_, where.keys.offset, keys->data(), keys->size());
@@ -183,9 +196,13 @@ std::vector<RunTimes> SortRig::bench(const VksortSortInfo& info, double warmupSe
     });
     std::vector<RunTimes> times = readTimes(ctx_, pool, repetitions, perRun);
     std::vector<RunTimes> totals = readTimes(ctx_, outer, repetitions, 2);
+    VksortSortResult where{};
+    VKCTX_CHECK(vksortGetSortResult(sorter_, &info, &where));
+    const uint32_t fallbacks = fallbackCount(where);
     for (uint32_t r = 0; r < repetitions; ++r) {
         times[r].withQueries = times[r].total;
         times[r].total = totals[r].total;
+        times[r].fallbacks = fallbacks; // of the last sort: the word is rewritten by each
     }
     vkDestroyQueryPool(ctx_.device(), pool, nullptr);
     vkDestroyQueryPool(ctx_.device(), outer, nullptr);

@@ -14,7 +14,8 @@
 struct RunTimes {
     double total = 0;       // ms, from just before to just after the recorded sort
     double withQueries = 0; // ms, the same with vksort's per-dispatch timestamps (bench only)
-    double kinds[3] = {};   // ms in count, scan and reorder dispatches (summed over passes)
+    double kinds[2] = {};   // ms in the setup and histogram, and in the reorders (summed over passes)
+    uint32_t fallbacks = 0; // look-back fallbacks of the (last) sort: VksortSortResult::fallbackCount
 };
 
 using toolutil::Stats;
@@ -35,6 +36,11 @@ public:
 
     // Restores the input, sorts `count` elements once, downloads the result.
     RunTimes sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* keys, std::vector<uint8_t>* values);
+    // The fallback count the last sort left in the scratch buffer (meaningless for a sort of at
+    // most singleDispatchMaxCount keys, which does not write it).
+    uint32_t fallbackCount(const VksortSortResult& where);
+    // Keys per workgroup tile of the sorter (VksortSorterProperties::tileSize).
+    uint32_t tileSize() const;
 
     // Back-to-back sorts of the loaded input: first at least `warmupSeconds` untimed (so the clocks
     // are up), then `repetitions` timed ones in one submission. Each starts from the restored input.
