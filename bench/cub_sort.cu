@@ -44,14 +44,12 @@ void checkCuda(cudaError_t status, const char* call, const char* file, int line)
 
 // ---- Types ----------------------------------------------------------------------------------
 
-// Key and value kinds, their names and sizes, the uniform input and the comparison with
+// Key and value kinds and their names, the uniform input and the comparison with
 // std::stable_sort are sort-test's own (tools/common/hostdata), so that one seed gives both tools
 // the same input and their JSON matches key for key.
 using hostdata::isFloat;
 using hostdata::keyBits;
-using hostdata::keyBytes;
 using hostdata::toString;
-using hostdata::valueBytes;
 using toolutil::parseUnsigned;
 using toolutil::split;
 using toolutil::Stats;
@@ -253,12 +251,12 @@ struct Buffers {
     uint32_t capacity = 0;
 
     static size_t bytesFor(VksortKeyType k, VksortValueType v, uint32_t count) {
-        size_t kb = size_t(count) * keyBytes(k), vb = size_t(count) * valueBytes(v);
+        size_t kb = size_t(count) * vksortKeySize(k), vb = size_t(count) * vksortValueSize(v);
         bool pristineValues = v == VKSORT_VALUE_TYPE_UINT32 || v == VKSORT_VALUE_TYPE_UINT64;
         return 3 * kb + (pristineValues ? 3 : 2) * vb;
     }
     Buffers(VksortKeyType k, VksortValueType v, uint32_t count) : capacity(count) {
-        size_t kb = size_t(count) * keyBytes(k), vb = size_t(count) * valueBytes(v);
+        size_t kb = size_t(count) * vksortKeySize(k), vb = size_t(count) * vksortValueSize(v);
         for (void*& p : keys) CUDA_CHECK(cudaMalloc(&p, kb));
         CUDA_CHECK(cudaMalloc(&pristineKeys, kb));
         if (vb != 0) {

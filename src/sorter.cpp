@@ -7,17 +7,6 @@
 
 namespace vksort {
 
-uint32_t keyBytes(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT64 ? 8u : 4u; }
-
-uint32_t valueBytes(VksortValueType type) {
-    switch (type) {
-    case VKSORT_VALUE_TYPE_UINT32:
-    case VKSORT_VALUE_TYPE_INDEX: return 4u;
-    case VKSORT_VALUE_TYPE_UINT64: return 8u;
-    default: return 0u;
-    }
-}
-
 uint64_t scratchAlignment(const VksortSorter_T& sorter) {
     return alignUp(sorter.deviceInfo.facts.minStorageBufferOffsetAlignment, kVectorAlignment);
 }
@@ -37,8 +26,6 @@ VkResult fail(const VksortSorterCreateInfo& info, VkResult result, const std::st
     return result;
 }
 
-bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
 } // namespace
 } // namespace vksort
 
@@ -52,7 +39,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
                        info.device != VK_NULL_HANDLE,
                    "instance, physicalDevice and device must not be VK_NULL_HANDLE");
     VKSORT_REQUIRE(info.pfnGetInstanceProcAddr != nullptr, "pfnGetInstanceProcAddr must not be NULL");
-    VKSORT_REQUIRE((info.flags & ~VkFlags(VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT)) == 0,
+    VKSORT_REQUIRE((info.flags & ~VkFlags(VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT |
+                                          VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT)) == 0,
                    "flags holds unknown bits");
     *pSorter = VK_NULL_HANDLE;
 
@@ -103,6 +91,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     options.singleTile = chooseSingleTileConfig(device.facts, tile);
     options.scanTile = chooseScanConfig(device.facts, tile, control);
     options.requiredSubgroupSize = required;
+    options.captureStatistics = (info.flags & VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT) != 0;
 
     VksortSorter sorter = new (std::nothrow) VksortSorter_T;
     if (sorter == nullptr) return fail(info, VK_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -156,7 +145,7 @@ extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const Vksor
     VKSORT_REQUIRE(pInfo->pNext == nullptr, "pNext must be NULL");
     VKSORT_REQUIRE(validKeyType(pInfo->keyType), "keyType is not a VksortKeyType");
     VKSORT_REQUIRE(validValueType(pInfo->valueType), "valueType is not a VksortValueType");
-    uint32_t kb = keyBytes(pInfo->keyType), vb = valueBytes(pInfo->valueType);
+    uint32_t kb = vksortKeySize(pInfo->keyType), vb = vksortValueSize(pInfo->valueType);
     uint32_t limit = maxElementCount(sorter->deviceInfo.facts, sorter->tile, kb, vb);
     VKSORT_REQUIRE(pInfo->maxCount >= 1 && pInfo->maxCount <= limit,
                    "maxCount " + std::to_string(pInfo->maxCount) + " must be in [1, " + std::to_string(limit) +
@@ -164,12 +153,25 @@ extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const Vksor
 
     uint64_t alignment = sorter->deviceInfo.facts.minStorageBufferOffsetAlignment;
     VksortMemoryRequirements r{};
-    r.keys = {uint64_t(pInfo->maxCount) * kb, alignUp(alignment, kVectorAlignment), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    r.keys = {uint64_t(pInfo->maxCount) * kb, scratchAlignment(*sorter), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     if (vb != 0) r.values = {uint64_t(pInfo->maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     ScratchLayout layout = planScratch(sorter->tile, pInfo->maxCount, kb, vb, scratchAlignment(*sorter));
     r.scratch = {layout.totalBytes, scratchAlignment(*sorter),
                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                      VK_BUFFER_USAGE_TRANSFER_DST_BIT};
     *pRequirements = r;
+    return VK_SUCCESS;
+}
+
+extern "C" VkResult vksortGetSorterPipelines(VksortSorter sorter, uint32_t* pPipelineCount,
+                                             VksortPipelineInfo* pPipelines) {
+    VKSORT_REQUIRE(sorter != nullptr && pPipelineCount != nullptr, "sorter and pPipelineCount must not be NULL");
+    if (pPipelines == nullptr) {
+        *pPipelineCount = listPipelines(sorter->pipelines, nullptr, 0);
+        return VK_SUCCESS;
+    }
+    const uint32_t total = listPipelines(sorter->pipelines, pPipelines, *pPipelineCount);
+    if (*pPipelineCount < total) return VK_INCOMPLETE;
+    *pPipelineCount = total;
     return VK_SUCCESS;
 }

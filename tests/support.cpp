@@ -449,13 +449,13 @@ SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter
     const uint32_t endBit = c.endBit == 0 ? hostdata::keyBits(c.key) : c.endBit;
     CHECK(out.where.passCount == (endBit - c.beginBit + 3) / 4); // one pass per 4 bits, rounded up
     REQUIRE(out.where.inScratch == (out.where.passCount % 2 == 1 ? VK_TRUE : VK_FALSE));
-    CHECK(out.where.keys.size == uint64_t(capacity) * hostdata::keyBytes(c.key)); // "the bindings' capacity"
+    CHECK(out.where.keys.size == uint64_t(capacity) * vksortKeySize(c.key)); // "the bindings' capacity"
     const uint8_t* outKeys = rig.mapped(out.where.keys);
     CHECK(out.where.keys.buffer == (out.where.inScratch ? rig.scratchBuffer() : rig.keysBuffer()));
     CHECK((outKeys == rig.keys()) == !out.where.inScratch);
     const uint8_t* outValues = nullptr;
     if (rig.requirements().values.size != 0) {
-        CHECK(out.where.values.size == uint64_t(capacity) * hostdata::valueBytes(c.value));
+        CHECK(out.where.values.size == uint64_t(capacity) * vksortValueSize(c.value));
         outValues = rig.mapped(out.where.values);
         CHECK(out.where.values.buffer == (out.where.inScratch ? rig.scratchBuffer() : rig.valuesBuffer()));
         CHECK((outValues == rig.values()) == !out.where.inScratch);
@@ -472,8 +472,8 @@ SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter
     INFO(damage);
     CHECK(damage.empty());
 
-    out.keys.assign(outKeys, outKeys + size_t(c.count) * hostdata::keyBytes(c.key));
-    if (outValues != nullptr) out.values.assign(outValues, outValues + size_t(c.count) * hostdata::valueBytes(c.value));
+    out.keys.assign(outKeys, outKeys + size_t(c.count) * vksortKeySize(c.key));
+    if (outValues != nullptr) out.values.assign(outValues, outValues + size_t(c.count) * vksortValueSize(c.value));
     out.input = input;
     requireCleanValidation(ctx);
     return out;

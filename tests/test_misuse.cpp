@@ -83,7 +83,7 @@ TEST_CASE("sorter creation: null pointers, pNext, null handles, unknown flags", 
     info.pfnGetInstanceProcAddr = nullptr;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "pfnGetInstanceProcAddr");
     info = good;
-    info.flags = 0x2;
+    info.flags = 0x4; // the first bit past VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
     info.flags = VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");

@@ -36,8 +36,8 @@ struct PassRig {
     const VksortBindings_T& bindings() const { return *rig.bindings(); }
     const vksort::ScratchLayout& layout() const { return bindings().layout; }
     uint32_t tile() const { return sorter->tile.tileSize(); }
-    uint32_t keyBytes() const { return hostdata::keyBytes(keyType); }
-    uint32_t valueBytes() const { return hostdata::valueBytes(valueType); }
+    uint32_t keyBytes() const { return vksortKeySize(keyType); }
+    uint32_t valueBytes() const { return vksortValueSize(valueType); }
 
     // Word index, inside the tables region, of table `table`'s count of `digit` in `tile`.
     size_t entry(uint32_t table, uint32_t digit, uint32_t tileIndex) const {

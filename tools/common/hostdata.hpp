@@ -23,8 +23,6 @@ bool parseKeyType(const std::string& text, VksortKeyType* out);     // u32 i32 f
 bool parseValueType(const std::string& text, VksortValueType* out); // none u32 u64 index
 const char* toString(VksortKeyType type);
 const char* toString(VksortValueType type);
-uint32_t keyBytes(VksortKeyType type);
-uint32_t valueBytes(VksortValueType type); // what the values buffer holds per element
 uint32_t keyBits(VksortKeyType type);
 bool isFloat(VksortKeyType type);
 

@@ -218,7 +218,7 @@ hostdata::Verdict sortAndVerify(SortRig& rig, const hostdata::Data& input, const
     *times = rig.sortOnce(info, &keys, &values);
     std::vector<uint32_t> permutation = hostdata::referencePermutation(input, info.order, info.beginBit, info.endBit);
     return hostdata::verify(input, permutation, keys.data(),
-                            hostdata::valueBytes(input.valueType) != 0 ? values.data() : nullptr);
+                            vksortValueSize(input.valueType) != 0 ? values.data() : nullptr);
 }
 
 int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
@@ -368,7 +368,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
     bool allOk = true;
     for (VksortKeyType key : o.keyTypes) {
         for (VksortValueType value : o.valueTypes) {
-            uint32_t limit = hostdata::keyBytes(key) == 8 || hostdata::valueBytes(value) == 8 ? properties.maxCount64
+            uint32_t limit = vksortKeySize(key) == 8 || vksortValueSize(value) == 8 ? properties.maxCount64
                                                                                                 : properties.maxCount32;
             std::vector<uint32_t> counts;
             for (uint32_t c : o.counts) {
@@ -406,7 +406,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 p.total = statsOf(totals);
                 p.withQueries = statsOf(withQueries);
                 for (int k = 0; k < 3; ++k) p.kinds[k] = statsOf(kinds[k]);
-                uint32_t kb = hostdata::keyBytes(key), vb = hostdata::valueBytes(value);
+                uint32_t kb = vksortKeySize(key), vb = vksortValueSize(value);
                 uint32_t valueReads = p.passes - (value == VKSORT_VALUE_TYPE_INDEX ? 1u : 0u);
                 p.bytesPerKey = double(p.passes) * 3.0 * kb + double(valueReads + p.passes) * vb;
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, o.reps);
@@ -453,7 +453,7 @@ int main(int argc, char** argv) {
     if (o.countMax) {
         VksortSorterProperties properties{};
         vksortGetSorterProperties(sorter, &properties);
-        const bool wide = hostdata::keyBytes(o.keyType) == 8 || hostdata::valueBytes(o.valueType) == 8;
+        const bool wide = vksortKeySize(o.keyType) == 8 || vksortValueSize(o.valueType) == 8;
         o.count = wide ? properties.maxCount64 : properties.maxCount32;
     }
     o.stressOptions.seed = o.seed;

@@ -66,7 +66,7 @@ VkQueryPool SortRig::createQueryPool(uint32_t count) {
 // after the sort before the next iteration's restore.
 void SortRig::recordIteration(VkCommandBuffer cmd, const VksortSortInfo& base, VkQueryPool pool, uint32_t firstQuery,
                               VkQueryPool outerPool, uint32_t outerQuery) {
-    uint32_t kb = hostdata::keyBytes(keyType_), vb = hostdata::valueBytes(valueType_);
+    uint32_t kb = vksortKeySize(keyType_), vb = vksortValueSize(valueType_);
     if (base.count > 0) {
         VkBufferCopy keyCopy{0, 0, VkDeviceSize(base.count) * kb};
         vkCmdCopyBuffer(cmd, pristineKeys_.buffer, keys_.buffer, 1, &keyCopy);
@@ -142,7 +142,7 @@ RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* key
 
     VksortSortResult where{};
     VKCTX_CHECK(vksortGetSortResult(sorter_, &info, &where));
-    uint32_t kb = hostdata::keyBytes(keyType_), vb = hostdata::valueBytes(valueType_);
+    uint32_t kb = vksortKeySize(keyType_), vb = vksortValueSize(valueType_);
     keys->resize(size_t(info.count) * kb);
     ctx_.download(where.inScratch ? scratch_ : keys_, where.keys.offset, keys->data(), keys->size());
     values->resize(size_t(info.count) * vb);
