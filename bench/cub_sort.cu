@@ -45,7 +45,7 @@ void checkCuda(cudaError_t status, const char* call, const char* file, int line)
 // ---- Types ----------------------------------------------------------------------------------
 
 // Key and value kinds and their names, the uniform input and the comparison with
-// std::stable_sort are sort-test's own (tools/common/hostdata), so that one seed gives both tools
+// std::stable_sort are sort-test's own (harness/hostdata), so that one seed gives both tools
 // the same input and their JSON matches key for key.
 using hostdata::isFloat;
 using hostdata::keyBits;

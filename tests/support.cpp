@@ -13,6 +13,9 @@
 #include <memory>
 #include <tuple>
 
+#include "guard.hpp"
+#include "toolutil.hpp"
+
 namespace vktest {
 
 namespace {
@@ -60,8 +63,6 @@ Process& process() {
 std::vector<std::string> g_asserts;
 
 void VKAPI_PTR recordAssert(const char* message, void*) { g_asserts.emplace_back(message); }
-
-constexpr uint8_t kCanary = 0xA5;
 
 // ---- The command spy ----------------------------------------------------------------------
 
@@ -338,11 +339,11 @@ BindingsRig::~BindingsRig() {
 BindingsRig::Guarded BindingsRig::makeGuarded(const VksortBufferRequirements& need, uint32_t offsetUnits) {
     Guarded g;
     if (need.size == 0) return g;
-    VkDeviceSize guard = ((64 + need.alignment - 1) / need.alignment) * need.alignment;
-    g.offset = guard * offsetUnits;
+    VkDeviceSize band = toolutil::alignUp(64, need.alignment);
+    g.offset = band * offsetUnits;
     g.size = need.size;
-    g.buffer = ctx_.createBuffer(g.offset + g.size + guard, need.usage, true);
-    std::memset(g.buffer.mapped, kCanary, size_t(g.buffer.size));
+    g.buffer = ctx_.createBuffer(g.offset + g.size + band, need.usage, true);
+    guard::fill(g.buffer.mapped, g.buffer.size);
     return g;
 }
 
@@ -369,14 +370,11 @@ std::string BindingsRig::guardDamage() const {
     for (int k = 0; k < 3; ++k) {
         const Guarded& g = *all[k];
         if (g.size == 0) continue;
-        const uint8_t* bytes = static_cast<const uint8_t*>(g.buffer.mapped);
-        for (size_t i = 0; i < g.buffer.size; ++i) {
-            if (i == g.offset) i = size_t(g.offset + g.size);
-            if (i < g.buffer.size && bytes[i] != kCanary) {
-                return std::string("guard band byte ") + std::to_string(i) + " of the " + names[k] +
-                       " buffer, whose range is [" + std::to_string(g.offset) + ", " +
-                       std::to_string(g.offset + g.size) + ")";
-            }
+        guard::Damage d = guard::check(g.buffer.mapped, g.buffer.size, {{g.offset, g.size}});
+        if (d.count != 0) {
+            return std::to_string(d.count) + " guard band bytes changed, the first at byte " + std::to_string(d.first) +
+                   " of the " + names[k] + " buffer, whose range is [" + std::to_string(g.offset) + ", " +
+                   std::to_string(g.offset + g.size) + ")";
         }
     }
     return "";

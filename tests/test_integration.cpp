@@ -7,13 +7,8 @@
 #include <cstring>
 #include <thread>
 
-#include "spirv.hpp"
+#include "integration_spirv.hpp" // tests/shaders/, embedded (tests/CMakeLists.txt)
 #include "support.hpp"
-
-namespace vktest {
-extern const vksort::SpirvBlob kSpirvBlobs[];
-extern const size_t kSpirvBlobCount;
-} // namespace vktest
 
 namespace {
 
@@ -21,7 +16,7 @@ namespace {
 struct Kernel {
     vkctx::ComputeKernel kernel;
 
-    static const vksort::SpirvBlob& blob(const char* name) {
+    static const vktest::SpirvBlob& blob(const char* name) {
         for (size_t i = 0; i < vktest::kSpirvBlobCount; ++i) {
             if (std::strcmp(vktest::kSpirvBlobs[i].name, name) == 0) return vktest::kSpirvBlobs[i];
         }

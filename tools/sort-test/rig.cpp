@@ -3,11 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "spirv.hpp"
-
-namespace sorttest {
-extern const vksort::SpirvBlob kSpirvBlobs[];
-}
+#include "sort_test_spirv.hpp" // copy.comp, embedded (CMakeLists.txt)
 
 SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
                  uint32_t capacity, bool indirect)

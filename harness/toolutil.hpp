@@ -30,6 +30,9 @@ inline bool parseUnsigned(const std::string& text, uint64_t max, uint64_t* out) 
     return true;
 }
 
+// `value` rounded up to a multiple of `alignment` (not 0).
+constexpr uint64_t alignUp(uint64_t value, uint64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
 // The non-empty items of a comma-separated list.
 inline std::vector<std::string> split(const std::string& s) {
     std::vector<std::string> out;
