@@ -131,6 +131,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
 uint32_t listPipelines(const Pipelines& p, VksortPipelineInfo* out, uint32_t capacity) {
     uint32_t n = 0;
     auto add = [&](const char* name, VkPipeline pipeline) {
+        if (pipeline == VK_NULL_HANDLE) return; // not created: the sorter does not need it
         if (n < capacity) out[n] = {name, pipeline};
         ++n;
     };

@@ -38,7 +38,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                          VkPipelineCache cache, const PipelineOptions& options, Pipelines* pipelines,
                          std::string* failure);
 
-// Every pipeline with its SPIR-V variant's name (static strings), in a fixed order: writes at
+// Every pipeline created with its SPIR-V variant's name (static strings), in a fixed order: writes at
 // most `capacity` entries to `out` (which may be null when capacity is 0) and returns how many
 // pipelines there are.
 uint32_t listPipelines(const Pipelines& pipelines, VksortPipelineInfo* out, uint32_t capacity);

@@ -15,8 +15,7 @@ namespace {
 std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter) {
     uint32_t count = 0;
     REQUIRE(vksortGetSorterPipelines(sorter, &count, nullptr) == VK_SUCCESS);
-    // scan, setup, and per key width a histogram and three reorder and single variants.
-    REQUIRE(count == 16);
+    REQUIRE(count >= 2);
 
     std::vector<VksortPipelineInfo> all(count + 2, VksortPipelineInfo{nullptr, VK_NULL_HANDLE});
     uint32_t written = count + 2; // more room than needed: VK_SUCCESS and the true count
@@ -36,11 +35,20 @@ std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter) {
     }
     CHECK(names.size() == count);
     CHECK(pipelines.size() == count);
-    for (const char* name : {"scan", "setup", "histogram_k1", "histogram_k2", "reorder_k1_v0", "reorder_k2_v2",
-                             "single_k1_v0", "single_k2_v1"}) {
-        INFO(name);
-        CHECK(names.count(name) == 1);
+    // SPIR-V variant names: the pass, then key and value widths in 32-bit words.
+    std::set<std::string> variants = {"scan", "setup"};
+    for (const char* k : {"_k1", "_k2"}) {
+        variants.insert(std::string("histogram") + k);
+        for (const char* v : {"_v0", "_v1", "_v2"}) {
+            variants.insert(std::string("reorder") + k + v);
+            variants.insert(std::string("single") + k + v);
+        }
     }
+    for (const std::string& name : names) {
+        INFO(name);
+        CHECK(variants.count(name) == 1);
+    }
+    CHECK(names.count("reorder_k1_v0") == 1); // the default sorter sorts 32-bit keys alone
 
     // Too small an array: VK_INCOMPLETE, filled to its capacity with the same entries.
     std::vector<VksortPipelineInfo> some(count - 1, VksortPipelineInfo{nullptr, VK_NULL_HANDLE});
