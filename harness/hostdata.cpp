@@ -68,6 +68,12 @@ bool parseValueType(const std::string& text, VksortValueType* out) {
     return false;
 }
 
+bool parseOrder(const std::string& text, VksortOrder* out) {
+    if (text != "asc" && text != "desc") return false;
+    *out = text == "asc" ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+    return true;
+}
+
 const char* toString(VksortKeyType type) { return kKeyNames[int(type)]; }
 const char* toString(VksortValueType type) { return kValueNames[int(type)]; }
 uint32_t keyBits(VksortKeyType type) { return vksortKeySize(type) * 8u; }

@@ -42,14 +42,9 @@ struct Options {
     StressOptions stressOptions;
     // --bench
     bool bench = false;
-    std::vector<uint32_t> counts;
-    std::vector<VksortKeyType> keyTypes;
-    std::vector<VksortValueType> valueTypes;
-    uint32_t reps = 20;
-    double warmup = 2.0;
-    uint32_t verifyMax = 1u << 22;
+    toolutil::SweepOptions sweep;
     uint32_t cpuMax = 1u << 24;
-    std::string jsonPath, csvPath;
+    std::string csvPath;
 };
 
 void usage() {
@@ -87,101 +82,64 @@ void usage() {
 }
 
 using toolutil::parseUnsigned;
-using toolutil::split;
 
 bool parse(int argc, char** argv, Options* o) {
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "%s needs a value\n", a.c_str());
-                std::exit(2);
-            }
-            return argv[++i];
-        };
+    toolutil::Args args(argc, argv);
+    while (args.next()) {
+        const std::string& a = args.option();
+        toolutil::Parsed sweep = toolutil::parseSweepOption(args, &o->sweep);
+        if (sweep == toolutil::Parsed::Invalid) return false;
+        if (sweep == toolutil::Parsed::Ok) continue;
         uint64_t v = 0;
         if (a == "--list-devices") o->listDevices = true;
         else if (a == "--device") {
-            std::string d = next();
+            std::string d = args.value();
             if (parseUnsigned(d, 1u << 20, &v)) o->context.deviceIndex = int(v);
             else o->context.deviceName = d;
         } else if (a == "--count") {
-            std::string n = next();
+            std::string n = args.value();
             o->countMax = n == "max";
             if (!o->countMax && !parseUnsigned(n, UINT32_MAX, &v)) return false;
             o->count = o->countMax ? 0 : uint32_t(v);
         } else if (a == "--key") {
-            if (!hostdata::parseKeyType(next(), &o->keyType)) return false;
+            if (!hostdata::parseKeyType(args.value(), &o->keyType)) return false;
         } else if (a == "--value") {
-            if (!hostdata::parseValueType(next(), &o->valueType)) return false;
+            if (!hostdata::parseValueType(args.value(), &o->valueType)) return false;
         } else if (a == "--order") {
-            std::string s = next();
-            if (s == "asc") o->order = VKSORT_ORDER_ASCENDING;
-            else if (s == "desc") o->order = VKSORT_ORDER_DESCENDING;
-            else return false;
+            if (!hostdata::parseOrder(args.value(), &o->order)) return false;
         } else if (a == "--bits") {
-            unsigned b = 0, e = 0;
-            if (std::sscanf(next().c_str(), "%u:%u", &b, &e) != 2) return false;
-            o->beginBit = b;
-            o->endBit = e;
+            if (!toolutil::parseBits(args.value(), &o->beginBit, &o->endBit)) return false;
         } else if (a == "--dist") {
-            if (!hostdata::parseDistribution(next(), &o->dist)) return false;
+            if (!hostdata::parseDistribution(args.value(), &o->dist)) return false;
         } else if (a == "--seed") {
-            if (!parseUnsigned(next(), UINT64_MAX, &o->seed)) return false;
+            if (!parseUnsigned(args.value(), UINT64_MAX, &o->seed)) return false;
         } else if (a == "--repeat") {
-            if (!parseUnsigned(next(), 1u << 20, &v) || v == 0) return false;
+            if (!parseUnsigned(args.value(), 1u << 20, &v) || v == 0) return false;
             o->repeat = uint32_t(v);
         } else if (a == "--timings") o->timings = true;
         else if (a == "--indirect") o->indirect = true;
         else if (a == "--subgroup-size") {
-            if (!parseUnsigned(next(), 128, &v)) return false;
+            if (!parseUnsigned(args.value(), 128, &v)) return false;
             o->subgroupSize = uint32_t(v);
         } else if (a == "--workgroup-size") {
-            if (!parseUnsigned(next(), 1024, &v)) return false;
+            if (!parseUnsigned(args.value(), 1024, &v)) return false;
             o->workgroupSize = uint32_t(v);
         } else if (a == "--keys-per-thread") {
-            if (!parseUnsigned(next(), 1024, &v)) return false;
+            if (!parseUnsigned(args.value(), 1024, &v)) return false;
             o->keysPerThread = uint32_t(v);
         } else if (a == "--no-validation") o->context.validation = false;
         else if (a == "--bench") o->bench = true;
         else if (a == "--stress") {
             unsigned b = 0, s = 0, m = 0;
-            if (std::sscanf(next().c_str(), "%u:%u:%u", &b, &s, &m) != 3 || b == 0 || s == 0 || m == 0) return false;
+            if (std::sscanf(args.value().c_str(), "%u:%u:%u", &b, &s, &m) != 3 || b == 0 || s == 0 || m == 0) return false;
             o->stress = true;
             o->stressOptions.batches = b;
             o->stressOptions.sortsPerBatch = s;
             o->stressOptions.maxCount = m;
-        }
-        else if (a == "--counts") {
-            for (const std::string& c : split(next())) {
-                if (!parseUnsigned(c, UINT32_MAX, &v)) return false;
-                o->counts.push_back(uint32_t(v));
-            }
-        } else if (a == "--keys") {
-            for (const std::string& k : split(next())) {
-                VksortKeyType t;
-                if (!hostdata::parseKeyType(k, &t)) return false;
-                o->keyTypes.push_back(t);
-            }
-        } else if (a == "--values") {
-            for (const std::string& k : split(next())) {
-                VksortValueType t;
-                if (!hostdata::parseValueType(k, &t)) return false;
-                o->valueTypes.push_back(t);
-            }
-        } else if (a == "--reps") {
-            if (!parseUnsigned(next(), 1u << 16, &v) || v < 1) return false;
-            o->reps = uint32_t(v);
-        } else if (a == "--warmup") {
-            o->warmup = std::atof(next().c_str());
-        } else if (a == "--verify-max") {
-            if (!parseUnsigned(next(), UINT32_MAX, &v)) return false;
-            o->verifyMax = uint32_t(v);
         } else if (a == "--cpu-max") {
-            if (!parseUnsigned(next(), UINT32_MAX, &v)) return false;
+            if (!parseUnsigned(args.value(), UINT32_MAX, &v)) return false;
             o->cpuMax = uint32_t(v);
-        } else if (a == "--json") o->jsonPath = next();
-        else if (a == "--csv") o->csvPath = next();
+        } else if (a == "--csv") o->csvPath = args.value();
         else if (a == "--help" || a == "-h") {
             usage();
             std::exit(0);
@@ -190,6 +148,7 @@ bool parse(int argc, char** argv, Options* o) {
             return false;
         }
     }
+    toolutil::finishSweep(&o->sweep, o->keyType, o->valueType);
     return true;
 }
 
@@ -339,18 +298,8 @@ void writeTo(const std::string& path, const std::function<void(FILE*)>& write) {
     if (f != stdout) std::fclose(f);
 }
 
-int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
-    if (o.counts.empty()) {
-        for (uint32_t e = 10; e <= 28; e += 2) o.counts.push_back(1u << e);
-        for (uint32_t odd : {1000003u, 10000019u, 100000007u}) o.counts.push_back(odd);
-        std::sort(o.counts.begin(), o.counts.end());
-    }
-    // Ascending and unique: each configuration's buffers are sized for its largest count.
-    std::sort(o.counts.begin(), o.counts.end());
-    o.counts.erase(std::unique(o.counts.begin(), o.counts.end()), o.counts.end());
-    if (o.keyTypes.empty()) o.keyTypes.push_back(o.keyType);
-    if (o.valueTypes.empty()) o.valueTypes.push_back(o.valueType);
-    o.reps = std::max(o.reps, 10u);
+int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
+    const toolutil::SweepOptions& sweep = o.sweep; // counts ascending and unique (finishSweep)
     VksortSorterProperties properties{};
     vksortGetSorterProperties(sorter, &properties);
 
@@ -358,7 +307,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 "warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u\n",
                 ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(), o.beginBit,
-                o.endBit, o.reps, o.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
+                o.endBit, sweep.reps, sweep.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
                 properties.singleDispatchMaxCount, properties.subgroupSize);
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %7s %7s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "Gkeys/s", "count", "scan", "reorder", "w/q", "B/key", "cmdGB/s",
@@ -366,12 +315,12 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
 
     std::vector<Point> points;
     bool allOk = true;
-    for (VksortKeyType key : o.keyTypes) {
-        for (VksortValueType value : o.valueTypes) {
+    for (VksortKeyType key : sweep.keyTypes) {
+        for (VksortValueType value : sweep.valueTypes) {
             uint32_t limit = vksortKeySize(key) == 8 || vksortValueSize(value) == 8 ? properties.maxCount64
                                                                                                 : properties.maxCount32;
             std::vector<uint32_t> counts;
-            for (uint32_t c : o.counts) {
+            for (uint32_t c : sweep.counts) {
                 if (c >= 1 && c <= limit) counts.push_back(c);
             }
             if (counts.empty()) continue;
@@ -387,7 +336,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 VksortSortResult where{};
                 VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
                 p.passes = where.passCount;
-                if (count <= o.verifyMax) {
+                if (count <= sweep.verifyMax) {
                     RunTimes ignored{};
                     bool ok = sortAndVerify(rig, input, info, &ignored).ok;
                     p.verified = ok ? "yes" : "no";
@@ -396,7 +345,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                     p.verified = "skipped";
                 }
                 p.cpuMs = count <= o.cpuMax ? cpuSortMs(input, o) : 0.0;
-                std::vector<RunTimes> runs = rig.bench(info, o.warmup, o.reps);
+                std::vector<RunTimes> runs = rig.bench(info, sweep.warmup, sweep.reps);
                 std::vector<double> totals, withQueries, kinds[3];
                 for (const RunTimes& r : runs) {
                     totals.push_back(r.total);
@@ -409,8 +358,8 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 uint32_t kb = vksortKeySize(key), vb = vksortValueSize(value);
                 uint32_t valueReads = p.passes - (value == VKSORT_VALUE_TYPE_INDEX ? 1u : 0u);
                 p.bytesPerKey = double(p.passes) * 3.0 * kb + double(valueReads + p.passes) * vb;
-                p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, o.reps);
-                p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, o.reps);
+                p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
+                p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
                 p.floorMs = best > 0 ? double(count) * p.bytesPerKey / best * 1e3 : 0.0;
                 points.push_back(p);
@@ -426,7 +375,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
             }
         }
     }
-    writeTo(o.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o); });
+    writeTo(sweep.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o); });
     writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points); });
     size_t validation = ctx.validationMessageCount();
     if (validation != 0) std::printf("sort-test --bench: %zu validation messages\n", validation);
