@@ -87,33 +87,28 @@ void usage() {
 }
 
 bool parse(int argc, char** argv, Options* o) {
-    toolutil::Args args(argc, argv);
-    while (args.next()) {
+    using toolutil::Parsed;
+    using toolutil::validIf;
+    auto own = [&](toolutil::Args& args) -> Parsed {
         const std::string& a = args.option();
-        toolutil::Parsed sweep = toolutil::parseSweepOption(args, &o->sweep);
-        if (sweep == toolutil::Parsed::Invalid) return false;
-        if (sweep == toolutil::Parsed::Ok) continue;
         uint64_t v = 0;
         if (a == "--device") {
-            if (!parseUnsigned(args.value(), 1024, &v)) return false;
+            if (!parseUnsigned(args.value(), 1024, &v)) return Parsed::Invalid;
             o->device = int(v);
-        } else if (a == "--order") {
-            VksortOrder order = VKSORT_ORDER_ASCENDING;
-            if (!hostdata::parseOrder(args.value(), &order)) return false;
-            o->descending = order == VKSORT_ORDER_DESCENDING;
-        } else if (a == "--bits") {
-            if (!toolutil::parseBits(args.value(), &o->beginBit, &o->endBit)) return false;
-        } else if (a == "--seed") {
-            if (!parseUnsigned(args.value(), UINT64_MAX, &o->seed)) return false;
-        } else if (a == "--graph") o->graph = true;
-        else if (a == "--help" || a == "-h") {
-            usage();
-            std::exit(0);
-        } else {
-            std::fprintf(stderr, "unknown option %s\n", a.c_str());
-            return false;
+            return Parsed::Ok;
         }
-    }
+        if (a == "--order") {
+            VksortOrder order = VKSORT_ORDER_ASCENDING;
+            if (!hostdata::parseOrder(args.value(), &order)) return Parsed::Invalid;
+            o->descending = order == VKSORT_ORDER_DESCENDING;
+            return Parsed::Ok;
+        }
+        if (a == "--bits") return validIf(toolutil::parseBits(args.value(), &o->beginBit, &o->endBit));
+        if (a == "--seed") return validIf(parseUnsigned(args.value(), UINT64_MAX, &o->seed));
+        if (a == "--graph") return toolutil::setFlag(&o->graph);
+        return Parsed::NotMine;
+    };
+    if (!toolutil::parseCommandLine(argc, argv, &o->sweep, own, usage)) return false;
     toolutil::finishSweep(&o->sweep, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE);
     return true;
 }

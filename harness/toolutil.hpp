@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,33 @@ inline Parsed parseSweepOption(Args& args, SweepOptions* o) {
         return Parsed::NotMine;
     }
     return Parsed::Ok;
+}
+
+// Parsed::Ok when `valid`, else Parsed::Invalid: for a tool's own options.
+inline Parsed validIf(bool valid) { return valid ? Parsed::Ok : Parsed::Invalid; }
+// Sets a flag option (one without a value): Parsed::Ok.
+inline Parsed setFlag(bool* flag) {
+    *flag = true;
+    return Parsed::Ok;
+}
+
+// The whole command line: the sweep's options into `sweep`, the tool's own through `own` (which
+// returns Parsed::NotMine for an option it does not take), and --help or -h, which calls `usage`
+// and exits with status 0. False for an invalid value or an unknown option (named on stderr).
+inline bool parseCommandLine(int argc, char** argv, SweepOptions* sweep, const std::function<Parsed(Args&)>& own,
+                             void (*usage)()) {
+    Args args(argc, argv);
+    while (args.next()) {
+        Parsed parsed = parseSweepOption(args, sweep);
+        if (parsed == Parsed::NotMine) parsed = own(args);
+        if (parsed == Parsed::NotMine && (args.option() == "--help" || args.option() == "-h")) {
+            usage();
+            std::exit(0);
+        }
+        if (parsed == Parsed::NotMine) std::fprintf(stderr, "unknown option %s\n", args.option().c_str());
+        if (parsed != Parsed::Ok) return false;
+    }
+    return true;
 }
 
 // After parsing: the default counts when none were given, sorted and unique (each configuration's

@@ -84,70 +84,70 @@ void usage() {
 using toolutil::parseUnsigned;
 
 bool parse(int argc, char** argv, Options* o) {
-    toolutil::Args args(argc, argv);
-    while (args.next()) {
+    using toolutil::Parsed;
+    using toolutil::validIf;
+    auto own = [&](toolutil::Args& args) -> Parsed {
         const std::string& a = args.option();
-        toolutil::Parsed sweep = toolutil::parseSweepOption(args, &o->sweep);
-        if (sweep == toolutil::Parsed::Invalid) return false;
-        if (sweep == toolutil::Parsed::Ok) continue;
         uint64_t v = 0;
-        if (a == "--list-devices") o->listDevices = true;
-        else if (a == "--device") {
+        // Options that take no value.
+        if (a == "--list-devices") return toolutil::setFlag(&o->listDevices);
+        if (a == "--timings") return toolutil::setFlag(&o->timings);
+        if (a == "--indirect") return toolutil::setFlag(&o->indirect);
+        if (a == "--bench") return toolutil::setFlag(&o->bench);
+        if (a == "--no-validation") {
+            o->context.validation = false;
+            return Parsed::Ok;
+        }
+        // Options with a value.
+        if (a == "--device") {
             std::string d = args.value();
             if (parseUnsigned(d, 1u << 20, &v)) o->context.deviceIndex = int(v);
             else o->context.deviceName = d;
-        } else if (a == "--count") {
+            return Parsed::Ok;
+        }
+        if (a == "--count") {
             std::string n = args.value();
             o->countMax = n == "max";
-            if (!o->countMax && !parseUnsigned(n, UINT32_MAX, &v)) return false;
+            if (!o->countMax && !parseUnsigned(n, UINT32_MAX, &v)) return Parsed::Invalid;
             o->count = o->countMax ? 0 : uint32_t(v);
-        } else if (a == "--key") {
-            if (!hostdata::parseKeyType(args.value(), &o->keyType)) return false;
-        } else if (a == "--value") {
-            if (!hostdata::parseValueType(args.value(), &o->valueType)) return false;
-        } else if (a == "--order") {
-            if (!hostdata::parseOrder(args.value(), &o->order)) return false;
-        } else if (a == "--bits") {
-            if (!toolutil::parseBits(args.value(), &o->beginBit, &o->endBit)) return false;
-        } else if (a == "--dist") {
-            if (!hostdata::parseDistribution(args.value(), &o->dist)) return false;
-        } else if (a == "--seed") {
-            if (!parseUnsigned(args.value(), UINT64_MAX, &o->seed)) return false;
-        } else if (a == "--repeat") {
-            if (!parseUnsigned(args.value(), 1u << 20, &v) || v == 0) return false;
-            o->repeat = uint32_t(v);
-        } else if (a == "--timings") o->timings = true;
-        else if (a == "--indirect") o->indirect = true;
-        else if (a == "--subgroup-size") {
-            if (!parseUnsigned(args.value(), 128, &v)) return false;
-            o->subgroupSize = uint32_t(v);
-        } else if (a == "--workgroup-size") {
-            if (!parseUnsigned(args.value(), 1024, &v)) return false;
-            o->workgroupSize = uint32_t(v);
-        } else if (a == "--keys-per-thread") {
-            if (!parseUnsigned(args.value(), 1024, &v)) return false;
-            o->keysPerThread = uint32_t(v);
-        } else if (a == "--no-validation") o->context.validation = false;
-        else if (a == "--bench") o->bench = true;
-        else if (a == "--stress") {
+            return Parsed::Ok;
+        }
+        if (a == "--key") return validIf(hostdata::parseKeyType(args.value(), &o->keyType));
+        if (a == "--value") return validIf(hostdata::parseValueType(args.value(), &o->valueType));
+        if (a == "--order") return validIf(hostdata::parseOrder(args.value(), &o->order));
+        if (a == "--bits") return validIf(toolutil::parseBits(args.value(), &o->beginBit, &o->endBit));
+        if (a == "--dist") return validIf(hostdata::parseDistribution(args.value(), &o->dist));
+        if (a == "--seed") return validIf(parseUnsigned(args.value(), UINT64_MAX, &o->seed));
+        uint32_t* number = a == "--repeat"            ? &o->repeat
+                           : a == "--subgroup-size"   ? &o->subgroupSize
+                           : a == "--workgroup-size"  ? &o->workgroupSize
+                           : a == "--keys-per-thread" ? &o->keysPerThread
+                           : a == "--cpu-max"         ? &o->cpuMax
+                                                      : nullptr;
+        if (number != nullptr) {
+            const uint64_t max = a == "--repeat" ? 1u << 20 : a == "--subgroup-size" ? 128 : a == "--cpu-max" ? UINT32_MAX : 1024;
+            if (!parseUnsigned(args.value(), max, &v) || (a == "--repeat" && v == 0)) return Parsed::Invalid;
+            *number = uint32_t(v);
+            return Parsed::Ok;
+        }
+        if (a == "--stress") {
             unsigned b = 0, s = 0, m = 0;
-            if (std::sscanf(args.value().c_str(), "%u:%u:%u", &b, &s, &m) != 3 || b == 0 || s == 0 || m == 0) return false;
+            if (std::sscanf(args.value().c_str(), "%u:%u:%u", &b, &s, &m) != 3 || b == 0 || s == 0 || m == 0) {
+                return Parsed::Invalid;
+            }
             o->stress = true;
             o->stressOptions.batches = b;
             o->stressOptions.sortsPerBatch = s;
             o->stressOptions.maxCount = m;
-        } else if (a == "--cpu-max") {
-            if (!parseUnsigned(args.value(), UINT32_MAX, &v)) return false;
-            o->cpuMax = uint32_t(v);
-        } else if (a == "--csv") o->csvPath = args.value();
-        else if (a == "--help" || a == "-h") {
-            usage();
-            std::exit(0);
-        } else {
-            std::fprintf(stderr, "unknown option %s\n", a.c_str());
-            return false;
+            return Parsed::Ok;
         }
-    }
+        if (a == "--csv") {
+            o->csvPath = args.value();
+            return Parsed::Ok;
+        }
+        return Parsed::NotMine;
+    };
+    if (!toolutil::parseCommandLine(argc, argv, &o->sweep, own, usage)) return false;
     toolutil::finishSweep(&o->sweep, o->keyType, o->valueType);
     return true;
 }
