@@ -44,16 +44,13 @@ void checkCuda(cudaError_t status, const char* call, const char* file, int line)
 
 // ---- Types ----------------------------------------------------------------------------------
 
-// Key and value kinds, their names and sizes, the uniform input and the comparison with
-// std::stable_sort are sort-test's own (tools/common/hostdata), so that one seed gives both tools
+// Key and value kinds and their names, the uniform input and the comparison with
+// std::stable_sort are sort-test's own (harness/hostdata), so that one seed gives both tools
 // the same input and their JSON matches key for key.
 using hostdata::isFloat;
 using hostdata::keyBits;
-using hostdata::keyBytes;
 using hostdata::toString;
-using hostdata::valueBytes;
 using toolutil::parseUnsigned;
-using toolutil::split;
 using toolutil::Stats;
 using toolutil::statsOf;
 
@@ -61,17 +58,11 @@ using toolutil::statsOf;
 
 struct Options {
     int device = 0;
-    std::vector<uint32_t> counts;
-    std::vector<VksortKeyType> keys;
-    std::vector<VksortValueType> values;
+    toolutil::SweepOptions sweep; // counts, keys, values, reps, warmup, verify-max, json: as sort-test's
     bool descending = false;
     uint32_t beginBit = 0, endBit = 0; // endBit 0: all bits of the key type, as in sort-test
-    uint32_t reps = 20;
-    double warmup = 2.0;
     uint64_t seed = 1;
-    uint32_t verifyMax = 1u << 22;
     bool graph = false;
-    std::string jsonPath;
 };
 
 void usage() {
@@ -96,80 +87,29 @@ void usage() {
 }
 
 bool parse(int argc, char** argv, Options* o) {
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "%s needs a value\n", a.c_str());
-                std::exit(2);
-            }
-            return argv[++i];
-        };
+    using toolutil::Parsed;
+    using toolutil::validIf;
+    auto own = [&](toolutil::Args& args) -> Parsed {
+        const std::string& a = args.option();
         uint64_t v = 0;
         if (a == "--device") {
-            if (!parseUnsigned(next(), 1024, &v)) return false;
+            if (!parseUnsigned(args.value(), 1024, &v)) return Parsed::Invalid;
             o->device = int(v);
-        } else if (a == "--counts") {
-            for (const std::string& c : split(next())) {
-                if (!parseUnsigned(c, UINT32_MAX, &v) || v == 0) return false;
-                o->counts.push_back(uint32_t(v));
-            }
-        } else if (a == "--keys") {
-            for (const std::string& k : split(next())) {
-                VksortKeyType t;
-                if (!hostdata::parseKeyType(k, &t)) return false;
-                o->keys.push_back(t);
-            }
-        } else if (a == "--values") {
-            for (const std::string& k : split(next())) {
-                VksortValueType t;
-                if (!hostdata::parseValueType(k, &t)) return false;
-                o->values.push_back(t);
-            }
-        } else if (a == "--order") {
-            std::string s = next();
-            if (s == "asc") o->descending = false;
-            else if (s == "desc") o->descending = true;
-            else return false;
-        } else if (a == "--bits") {
-            unsigned b = 0, e = 0;
-            char tail = 0;
-            if (std::sscanf(next().c_str(), "%u:%u%c", &b, &e, &tail) != 2 || e > 64 || (e != 0 && b >= e)) return false;
-            o->beginBit = b;
-            o->endBit = e;
-        } else if (a == "--reps") {
-            if (!parseUnsigned(next(), 1u << 16, &v) || v < 1) return false;
-            o->reps = uint32_t(v);
-        } else if (a == "--warmup") {
-            char* end = nullptr;
-            std::string s = next();
-            o->warmup = std::strtod(s.c_str(), &end);
-            if (end == s.c_str() || *end != '\0' || o->warmup < 0) return false;
-        } else if (a == "--seed") {
-            if (!parseUnsigned(next(), UINT64_MAX, &o->seed)) return false;
-        } else if (a == "--verify-max") {
-            if (!parseUnsigned(next(), UINT32_MAX, &v)) return false;
-            o->verifyMax = uint32_t(v);
-        } else if (a == "--graph") o->graph = true;
-        else if (a == "--json") o->jsonPath = next();
-        else if (a == "--help" || a == "-h") {
-            usage();
-            std::exit(0);
-        } else {
-            std::fprintf(stderr, "unknown option %s\n", a.c_str());
-            return false;
+            return Parsed::Ok;
         }
-    }
-    if (o->counts.empty()) {
-        for (uint32_t e = 10; e <= 28; e += 2) o->counts.push_back(1u << e);
-        for (uint32_t odd : {1000003u, 10000019u, 100000007u}) o->counts.push_back(odd);
-    }
-    std::sort(o->counts.begin(), o->counts.end());
-    o->counts.erase(std::unique(o->counts.begin(), o->counts.end()), o->counts.end());
-    if (o->keys.empty()) o->keys.push_back(VKSORT_KEY_TYPE_UINT32);
-    if (o->values.empty()) o->values.push_back(VKSORT_VALUE_TYPE_NONE);
-    // Fewer than 10 samples make the median a coin toss between neighbours; sort-test clamps too.
-    o->reps = std::max(o->reps, 10u);
+        if (a == "--order") {
+            VksortOrder order = VKSORT_ORDER_ASCENDING;
+            if (!hostdata::parseOrder(args.value(), &order)) return Parsed::Invalid;
+            o->descending = order == VKSORT_ORDER_DESCENDING;
+            return Parsed::Ok;
+        }
+        if (a == "--bits") return validIf(toolutil::parseBits(args.value(), &o->beginBit, &o->endBit));
+        if (a == "--seed") return validIf(parseUnsigned(args.value(), UINT64_MAX, &o->seed));
+        if (a == "--graph") return toolutil::setFlag(&o->graph);
+        return Parsed::NotMine;
+    };
+    if (!toolutil::parseCommandLine(argc, argv, &o->sweep, own, usage)) return false;
+    toolutil::finishSweep(&o->sweep, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE);
     return true;
 }
 
@@ -250,15 +190,14 @@ struct Buffers {
     void* values[2] = {};
     void* pristineKeys = nullptr;
     void* pristineValues = nullptr; // u32 and u64 values only; the argsort's are written by iotaKernel
-    uint32_t capacity = 0;
 
     static size_t bytesFor(VksortKeyType k, VksortValueType v, uint32_t count) {
-        size_t kb = size_t(count) * keyBytes(k), vb = size_t(count) * valueBytes(v);
+        size_t kb = size_t(count) * vksortKeySize(k), vb = size_t(count) * vksortValueSize(v);
         bool pristineValues = v == VKSORT_VALUE_TYPE_UINT32 || v == VKSORT_VALUE_TYPE_UINT64;
         return 3 * kb + (pristineValues ? 3 : 2) * vb;
     }
-    Buffers(VksortKeyType k, VksortValueType v, uint32_t count) : capacity(count) {
-        size_t kb = size_t(count) * keyBytes(k), vb = size_t(count) * valueBytes(v);
+    Buffers(VksortKeyType k, VksortValueType v, uint32_t count) {
+        size_t kb = size_t(count) * vksortKeySize(k), vb = size_t(count) * vksortValueSize(v);
         for (void*& p : keys) CUDA_CHECK(cudaMalloc(&p, kb));
         CUDA_CHECK(cudaMalloc(&pristineKeys, kb));
         if (vb != 0) {
@@ -380,7 +319,7 @@ bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream
     // failed to write could otherwise pass for. (Buffer 0 holds the input, so a result that lands
     // there after an even number of passes is checked against unsorted leftovers instead.)
     bool ok = true;
-    if (n <= o.verifyMax) {
+    if (n <= o.sweep.verifyMax) {
         CUDA_CHECK(cudaMemsetAsync(b.keys[1], 0xA5, keyBytesTotal, stream));
         if constexpr (kPairs) CUDA_CHECK(cudaMemsetAsync(b.values[1], 0xA5, size_t(n) * sizeof(V), stream));
         restore();
@@ -405,7 +344,7 @@ bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream
     // Warm-up: back-to-back sorts for at least `warmup` seconds, so the clocks (345 MHz when idle
     // on these GPUs) are up and the first-launch costs are paid before timing. Batches of 16
     // between host checks keep the GPU busy without queueing seconds of work.
-    if (o.warmup > 0) {
+    if (o.sweep.warmup > 0) {
         auto start = std::chrono::steady_clock::now();
         do {
             for (int i = 0; i < 16; ++i) {
@@ -413,14 +352,14 @@ bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream
                 sort();
             }
             CUDA_CHECK(cudaStreamSynchronize(stream));
-        } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < o.warmup);
+        } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < o.sweep.warmup);
     }
 
     // Timed: every run enqueued back to back, the restore before each start event, one sync at the
     // end; each sample is one sort's span on the GPU's timeline.
-    std::vector<cudaEvent_t> events(2 * size_t(o.reps));
+    std::vector<cudaEvent_t> events(2 * size_t(o.sweep.reps));
     for (cudaEvent_t& e : events) CUDA_CHECK(cudaEventCreate(&e));
-    for (uint32_t r = 0; r < o.reps; ++r) {
+    for (uint32_t r = 0; r < o.sweep.reps; ++r) {
         restore();
         CUDA_CHECK(cudaEventRecord(events[2 * r], stream));
         sort();
@@ -428,8 +367,8 @@ bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream
     }
     CUDA_CHECK(cudaStreamSynchronize(stream));
     CUDA_CHECK(cudaGetLastError());
-    std::vector<double> samples(o.reps);
-    for (uint32_t r = 0; r < o.reps; ++r) {
+    std::vector<double> samples(o.sweep.reps);
+    for (uint32_t r = 0; r < o.sweep.reps; ++r) {
         float ms = 0;
         CUDA_CHECK(cudaEventElapsedTime(&ms, events[2 * r], events[2 * r + 1]));
         samples[r] = ms;
@@ -530,7 +469,7 @@ void writeJson(FILE* f, const Environment& env, const std::vector<Point>& points
                  "  \"order\": \"%s\",\n  \"distribution\": \"uniform\",\n  \"begin_bit\": %u,\n  \"end_bit\": %u,\n"
                  "  \"launch\": \"%s\",\n  \"reps\": %u,\n  \"warmup_s\": %.3f,\n  \"seed\": %llu,\n",
                  jsonEscape(env.device).c_str(), jsonEscape(env.driver).c_str(), jsonEscape(env.runtime).c_str(),
-                 o.descending ? "desc" : "asc", o.beginBit, o.endBit, o.graph ? "graph" : "stream", o.reps, o.warmup,
+                 o.descending ? "desc" : "asc", o.beginBit, o.endBit, o.graph ? "graph" : "stream", o.sweep.reps, o.sweep.warmup,
                  static_cast<unsigned long long>(o.seed));
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < points.size(); ++i) {
@@ -554,7 +493,7 @@ int main(int argc, char** argv) {
         usage();
         return 2;
     }
-    for (VksortKeyType k : o.keys) {
+    for (VksortKeyType k : o.sweep.keyTypes) {
         if (o.endBit > keyBits(k) || o.beginBit >= (o.endBit == 0 ? keyBits(k) : o.endBit)) {
             std::fprintf(stderr, "--bits %u:%u is past the end of %s keys\n", o.beginBit, o.endBit, toString(k));
             return 2;
@@ -575,20 +514,20 @@ int main(int argc, char** argv) {
     std::printf("cub-bench: %s | %s | %s | %s order, uniform keys, bits %u:%u, %u timed sorts per point after %.1f s "
                 "warm-up, %s launches\n",
                 env.device.c_str(), env.driver.c_str(), env.runtime.c_str(), o.descending ? "desc" : "asc", o.beginBit,
-                o.endBit, o.reps, o.warmup, o.graph ? "graph" : "stream");
+                o.endBit, o.sweep.reps, o.sweep.warmup, o.graph ? "graph" : "stream");
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %9s %8s\n", "key", "value", "count", "median", "min", "max", "Gkeys/s",
                 "temp MiB", "ok");
 
     std::vector<Point> points;
     bool allOk = true;
-    for (VksortKeyType key : o.keys) {
-        for (VksortValueType value : o.values) {
+    for (VksortKeyType key : o.sweep.keyTypes) {
+        for (VksortValueType value : o.sweep.valueTypes) {
             // Drop the counts whose buffers do not fit in free memory (keeping a margin for CUB's
             // temporary storage and the context), rather than failing the whole sweep.
             size_t freeBytes = 0, totalBytes = 0;
             CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
             std::vector<uint32_t> counts;
-            for (uint32_t c : o.counts) {
+            for (uint32_t c : o.sweep.counts) {
                 size_t need = Buffers::bytesFor(key, value, c);
                 if (need + need / 8 + (size_t(256) << 20) <= freeBytes) counts.push_back(c);
                 else std::printf("%-4s %-5s %11u skipped: needs %.1f GiB, %.1f GiB free\n", toString(key), toString(value),
@@ -614,15 +553,15 @@ int main(int argc, char** argv) {
         }
     }
 
-    if (!o.jsonPath.empty()) {
-        FILE* f = o.jsonPath == "-" ? stdout : std::fopen(o.jsonPath.c_str(), "w");
+    if (!o.sweep.jsonPath.empty()) {
+        FILE* f = o.sweep.jsonPath == "-" ? stdout : std::fopen(o.sweep.jsonPath.c_str(), "w");
         if (f == nullptr) {
-            std::fprintf(stderr, "cub-bench: cannot write %s\n", o.jsonPath.c_str());
+            std::fprintf(stderr, "cub-bench: cannot write %s\n", o.sweep.jsonPath.c_str());
             return 2;
         }
         writeJson(f, env, points, o);
         if (f != stdout && std::fclose(f) != 0) {
-            std::fprintf(stderr, "cub-bench: error writing %s\n", o.jsonPath.c_str());
+            std::fprintf(stderr, "cub-bench: error writing %s\n", o.sweep.jsonPath.c_str());
             return 2;
         }
     }

@@ -66,7 +66,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     bindings->keys = {info.keys.buffer, info.keys.offset, required.keys.size};
     if (hasValues) bindings->values = {info.values.buffer, info.values.offset, required.values.size};
     bindings->scratch = {info.scratch.buffer, info.scratch.offset, required.scratch.size};
-    bindings->layout = planScratch(sorter->tile, info.maxCount, keyBytes(info.keyType), valueBytes(info.valueType),
+    bindings->layout = planScratch(sorter->tile, info.maxCount, vksortKeySize(info.keyType), vksortValueSize(info.valueType),
                                    scratchAlignment(*sorter));
 
     const Functions& fn = sorter->fn;

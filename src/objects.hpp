@@ -44,19 +44,17 @@ struct VksortBindings_T {
 
 namespace vksort {
 
-uint32_t keyBytes(VksortKeyType type);      // 4 or 8
-uint32_t valueBytes(VksortValueType type);  // 0, 4 or 8
 bool validKeyType(VksortKeyType type);
 // Keys are read 16 bytes at a time (histogram.comp), so key ranges start on 16 bytes at least.
 constexpr uint64_t kVectorAlignment = 16;
-// Alignment of the scratch range and of every region inside it: the device's storage-buffer
-// offset alignment, and at least kVectorAlignment.
+// Alignment of the keys range, of the scratch range and of every region inside it: the device's
+// storage-buffer offset alignment, and at least kVectorAlignment.
 uint64_t scratchAlignment(const VksortSorter_T& sorter);
 bool validValueType(VksortValueType type);
 // Whether the sorter compiled the pipelines of this format (see VksortSorterCreateInfo::keyTypes).
 bool serves(const VksortSorter_T& sorter, VksortKeyType keyType, VksortValueType valueType);
 // Index into Pipelines::count / reorder.
-inline uint32_t keyWidthIndex(VksortKeyType type) { return keyBytes(type) == 8 ? 1u : 0u; }
-inline uint32_t valueWidthIndex(VksortValueType type) { return valueBytes(type) / 4u; }
+inline uint32_t keyWidthIndex(VksortKeyType type) { return vksortKeySize(type) == 8 ? 1u : 0u; }
+inline uint32_t valueWidthIndex(VksortValueType type) { return vksortValueSize(type) / 4u; }
 
 } // namespace vksort

@@ -15,6 +15,13 @@ const SpirvBlob* findSpirv(const char* name) {
 
 namespace {
 
+// The SPIR-V variant of each pipeline (shaders/CMakeLists.txt names them).
+const char* const kHistogramNames[kKeyWidths] = {"histogram_k1", "histogram_k2"};
+const char* const kReorderNames[kKeyWidths][kValueWidths] = {{"reorder_k1_v0", "reorder_k1_v1", "reorder_k1_v2"},
+                                                             {"reorder_k2_v0", "reorder_k2_v1", "reorder_k2_v2"}};
+const char* const kSingleNames[kKeyWidths][kValueWidths] = {{"single_k1_v0", "single_k1_v1", "single_k1_v2"},
+                                                            {"single_k2_v0", "single_k2_v1", "single_k2_v2"}};
+
 struct Creator {
     const Functions& fn;
     VkDevice device;
@@ -54,6 +61,7 @@ struct Creator {
         requiredSize.requiredSubgroupSize = options.requiredSubgroupSize;
 
         VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        if (options.captureStatistics) info.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
         info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         info.stage.pNext = options.requiredSubgroupSize != 0 ? &requiredSize : nullptr;
         info.stage.flags = tile.fullSubgroups ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT : 0;
@@ -101,16 +109,14 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     }
 
     Creator creator{fn, device, allocator, cache, options, p.layout, failure};
-    const char* histogramNames[kKeyWidths] = {"histogram_k1", "histogram_k2"};
     result = creator.create("setup", options.tile, &p.setup);
     for (uint32_t k = 0; k < kKeyWidths && result == VK_SUCCESS; ++k) {
         if (!options.keyWidths[k]) continue;
-        result = creator.create(histogramNames[k], options.tile, &p.histogram[k]);
+        result = creator.create(kHistogramNames[k], options.tile, &p.histogram[k]);
         for (uint32_t v = 0; v < kValueWidths && result == VK_SUCCESS; ++v) {
             if (!options.valueWidths[v]) continue;
-            std::string suffix = "_k" + std::to_string(k + 1) + "_v" + std::to_string(v);
-            result = creator.create(("reorder" + suffix).c_str(), options.tile, &p.reorder[k][v]);
-            if (result == VK_SUCCESS) result = creator.create(("single" + suffix).c_str(), options.singleTile, &p.single[k][v]);
+            result = creator.create(kReorderNames[k][v], options.tile, &p.reorder[k][v]);
+            if (result == VK_SUCCESS) result = creator.create(kSingleNames[k][v], options.singleTile, &p.single[k][v]);
         }
     }
     if (result != VK_SUCCESS) {
@@ -119,6 +125,24 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     }
     *pipelines = p;
     return VK_SUCCESS;
+}
+
+uint32_t listPipelines(const Pipelines& p, VksortPipelineInfo* out, uint32_t capacity) {
+    uint32_t n = 0;
+    auto add = [&](const char* name, VkPipeline pipeline) {
+        if (pipeline == VK_NULL_HANDLE) return; // not created: the sorter does not need it
+        if (n < capacity) out[n] = {name, pipeline};
+        ++n;
+    };
+    add("setup", p.setup);
+    for (uint32_t k = 0; k < kKeyWidths; ++k) {
+        add(kHistogramNames[k], p.histogram[k]);
+        for (uint32_t v = 0; v < kValueWidths; ++v) {
+            add(kReorderNames[k][v], p.reorder[k][v]);
+            add(kSingleNames[k][v], p.single[k][v]);
+        }
+    }
+    return n;
 }
 
 void destroyPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,

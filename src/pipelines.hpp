@@ -2,6 +2,8 @@
 // pipeline per pass and key/value width, specialized for the device's tile configuration.
 #pragma once
 
+#include <vksort/vksort.h>
+
 #include <string>
 
 #include "functions.hpp"
@@ -30,12 +32,18 @@ struct PipelineOptions {
     // The key and value widths the sorter serves; pipelines of the others are not created.
     bool keyWidths[kKeyWidths] = {true, true};
     bool valueWidths[kValueWidths] = {true, true, true};
+    bool captureStatistics = false;    // VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
 };
 
 // Creates every pipeline; on failure destroys what it made and names the failing object.
 VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,
                          VkPipelineCache cache, const PipelineOptions& options, Pipelines* pipelines,
                          std::string* failure);
+
+// Every pipeline created with its SPIR-V variant's name (static strings), in a fixed order: writes at
+// most `capacity` entries to `out` (which may be null when capacity is 0) and returns how many
+// pipelines there are.
+uint32_t listPipelines(const Pipelines& pipelines, VksortPipelineInfo* out, uint32_t capacity);
 
 void destroyPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,
                       Pipelines* pipelines);

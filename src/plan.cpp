@@ -6,8 +6,6 @@ namespace vksort {
 
 namespace {
 
-bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
 // Shared arrays are sized per subgroup. Where the pipelines guarantee full subgroups of a size
 // within the device's [minSubgroupSize, maxSubgroupSize] the minimum is exact. Otherwise a driver
 // may launch subgroups narrower, or emptier, than the size it reports, so the arrays are sized

@@ -80,6 +80,7 @@ constexpr uint32_t ceilDiv(uint32_t a, uint32_t b) { return a / b + (a % b != 0 
 constexpr uint64_t alignUp(uint64_t value, uint64_t alignment) {
     return (value + alignment - 1) / alignment * alignment;
 }
+constexpr bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 // The largest element count one sort can handle with these element sizes: every binding's range
 // must fit maxStorageBufferRange, and tile indices stay inside 32 bits.

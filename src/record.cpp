@@ -121,7 +121,7 @@ VkResult planSort(VksortSorter sorter, const VksortSortInfo* pInfo, PassPlan* pl
         return invalidUsage(function, "order is not a VksortOrder");
     }
     std::string reason;
-    if (!planPasses(keyBytes(bindings->keyType) * 8u, pInfo->beginBit, pInfo->endBit, plan, &reason)) {
+    if (!planPasses(vksortKeySize(bindings->keyType) * 8u, pInfo->beginBit, pInfo->endBit, plan, &reason)) {
         return invalidUsage(function, reason);
     }
     return VK_SUCCESS;

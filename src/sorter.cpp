@@ -7,17 +7,6 @@
 
 namespace vksort {
 
-uint32_t keyBytes(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT64 ? 8u : 4u; }
-
-uint32_t valueBytes(VksortValueType type) {
-    switch (type) {
-    case VKSORT_VALUE_TYPE_UINT32:
-    case VKSORT_VALUE_TYPE_INDEX: return 4u;
-    case VKSORT_VALUE_TYPE_UINT64: return 8u;
-    default: return 0u;
-    }
-}
-
 uint64_t scratchAlignment(const VksortSorter_T& sorter) {
     return alignUp(sorter.deviceInfo.facts.minStorageBufferOffsetAlignment, kVectorAlignment);
 }
@@ -45,8 +34,6 @@ VkResult fail(const VksortSorterCreateInfo& info, VkResult result, const std::st
     return result;
 }
 
-bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
 } // namespace
 } // namespace vksort
 
@@ -68,7 +55,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
                        info.device != VK_NULL_HANDLE,
                    "instance, physicalDevice and device must not be VK_NULL_HANDLE");
     VKSORT_REQUIRE(info.pfnGetInstanceProcAddr != nullptr, "pfnGetInstanceProcAddr must not be NULL");
-    VKSORT_REQUIRE((info.flags & ~VkFlags(VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT)) == 0,
+    VKSORT_REQUIRE((info.flags & ~VkFlags(VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT |
+                                          VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT)) == 0,
                    "flags holds unknown bits");
     VKSORT_REQUIRE((info.keyTypes & ~kAllKeyTypes) == 0, "keyTypes holds bits of no VksortKeyType");
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
@@ -131,6 +119,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     for (uint32_t t = 0; t <= VKSORT_VALUE_TYPE_INDEX; ++t) {
         if ((valueTypes & VKSORT_VALUE_TYPE_BIT(t)) != 0) options.valueWidths[valueWidthIndex(VksortValueType(t))] = true;
     }
+    options.captureStatistics = (info.flags & VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT) != 0;
 
     VksortSorter sorter = new (std::nothrow) VksortSorter_T;
     if (sorter == nullptr) return fail(info, VK_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -185,7 +174,7 @@ extern "C" uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType
         return 0;
     }
     if (!validKeyType(keyType) || !validValueType(valueType) || !serves(*sorter, keyType, valueType)) return 0;
-    return maxElementCount(sorter->deviceInfo.facts, sorter->tile, keyBytes(keyType), valueBytes(valueType));
+    return maxElementCount(sorter->deviceInfo.facts, sorter->tile, vksortKeySize(keyType), vksortValueSize(valueType));
 }
 
 extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const VksortMemoryRequirementsInfo* pInfo,
@@ -198,7 +187,7 @@ extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const Vksor
     VKSORT_REQUIRE(serves(*sorter, pInfo->keyType, pInfo->valueType),
                    "the sorter was created without this key or value type (VksortSorterCreateInfo::keyTypes, "
                    "valueTypes)");
-    uint32_t kb = keyBytes(pInfo->keyType), vb = valueBytes(pInfo->valueType);
+    uint32_t kb = vksortKeySize(pInfo->keyType), vb = vksortValueSize(pInfo->valueType);
     uint32_t limit = vksortGetMaxCount(sorter, pInfo->keyType, pInfo->valueType);
     VKSORT_REQUIRE(pInfo->maxCount >= 1 && pInfo->maxCount <= limit,
                    "maxCount " + std::to_string(pInfo->maxCount) + " must be in [1, " + std::to_string(limit) +
@@ -206,12 +195,25 @@ extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const Vksor
 
     uint64_t alignment = sorter->deviceInfo.facts.minStorageBufferOffsetAlignment;
     VksortMemoryRequirements r{};
-    r.keys = {uint64_t(pInfo->maxCount) * kb, alignUp(alignment, kVectorAlignment), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    r.keys = {uint64_t(pInfo->maxCount) * kb, scratchAlignment(*sorter), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     if (vb != 0) r.values = {uint64_t(pInfo->maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     ScratchLayout layout = planScratch(sorter->tile, pInfo->maxCount, kb, vb, scratchAlignment(*sorter));
     r.scratch = {layout.totalBytes, scratchAlignment(*sorter),
                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                      VK_BUFFER_USAGE_TRANSFER_DST_BIT};
     *pRequirements = r;
+    return VK_SUCCESS;
+}
+
+extern "C" VkResult vksortGetSorterPipelines(VksortSorter sorter, uint32_t* pPipelineCount,
+                                             VksortPipelineInfo* pPipelines) {
+    VKSORT_REQUIRE(sorter != nullptr && pPipelineCount != nullptr, "sorter and pPipelineCount must not be NULL");
+    if (pPipelines == nullptr) {
+        *pPipelineCount = listPipelines(sorter->pipelines, nullptr, 0);
+        return VK_SUCCESS;
+    }
+    const uint32_t total = listPipelines(sorter->pipelines, pPipelines, *pPipelineCount);
+    if (*pPipelineCount < total) return VK_INCOMPLETE;
+    *pPipelineCount = total;
     return VK_SUCCESS;
 }

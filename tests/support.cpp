@@ -13,6 +13,9 @@
 #include <memory>
 #include <tuple>
 
+#include "guard.hpp"
+#include "toolutil.hpp"
+
 namespace vktest {
 
 namespace {
@@ -64,8 +67,6 @@ Process& process() {
 std::vector<std::string> g_asserts;
 
 void VKAPI_PTR recordAssert(const char* message, void*) { g_asserts.emplace_back(message); }
-
-constexpr uint8_t kCanary = 0xA5;
 
 // ---- The command spy ----------------------------------------------------------------------
 
@@ -343,11 +344,11 @@ BindingsRig::~BindingsRig() {
 BindingsRig::Guarded BindingsRig::makeGuarded(const VksortBufferRequirements& need, uint32_t offsetUnits) {
     Guarded g;
     if (need.size == 0) return g;
-    VkDeviceSize guard = ((64 + need.alignment - 1) / need.alignment) * need.alignment;
-    g.offset = guard * offsetUnits;
+    VkDeviceSize band = toolutil::alignUp(64, need.alignment);
+    g.offset = band * offsetUnits;
     g.size = need.size;
-    g.buffer = ctx_.createBuffer(g.offset + g.size + guard, need.usage, true);
-    std::memset(g.buffer.mapped, kCanary, size_t(g.buffer.size));
+    g.buffer = ctx_.createBuffer(g.offset + g.size + band, need.usage, true);
+    guard::fill(g.buffer.mapped, g.buffer.size);
     return g;
 }
 
@@ -374,14 +375,11 @@ std::string BindingsRig::guardDamage() const {
     for (int k = 0; k < 3; ++k) {
         const Guarded& g = *all[k];
         if (g.size == 0) continue;
-        const uint8_t* bytes = static_cast<const uint8_t*>(g.buffer.mapped);
-        for (size_t i = 0; i < g.buffer.size; ++i) {
-            if (i == g.offset) i = size_t(g.offset + g.size);
-            if (i < g.buffer.size && bytes[i] != kCanary) {
-                return std::string("guard band byte ") + std::to_string(i) + " of the " + names[k] +
-                       " buffer, whose range is [" + std::to_string(g.offset) + ", " +
-                       std::to_string(g.offset + g.size) + ")";
-            }
+        guard::Damage d = guard::check(g.buffer.mapped, g.buffer.size, {{g.offset, g.size}});
+        if (d.count != 0) {
+            return std::to_string(d.count) + " guard band bytes changed, the first at byte " + std::to_string(d.first) +
+                   " of the " + names[k] + " buffer, whose range is [" + std::to_string(g.offset) + ", " +
+                   std::to_string(g.offset + g.size) + ")";
         }
     }
     return "";
@@ -455,13 +453,13 @@ SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter
     const uint32_t endBit = c.endBit == 0 ? hostdata::keyBits(c.key) : c.endBit;
     CHECK(out.where.passCount == (endBit - c.beginBit + 3) / 4); // one pass per 4 bits, rounded up
     REQUIRE(out.where.inScratch == (out.where.passCount % 2 == 1 ? VK_TRUE : VK_FALSE));
-    CHECK(out.where.keys.size == uint64_t(capacity) * hostdata::keyBytes(c.key)); // "the bindings' capacity"
+    CHECK(out.where.keys.size == uint64_t(capacity) * vksortKeySize(c.key)); // "the bindings' capacity"
     const uint8_t* outKeys = rig.mapped(out.where.keys);
     CHECK(out.where.keys.buffer == (out.where.inScratch ? rig.scratchBuffer() : rig.keysBuffer()));
     CHECK((outKeys == rig.keys()) == !out.where.inScratch);
     const uint8_t* outValues = nullptr;
     if (rig.requirements().values.size != 0) {
-        CHECK(out.where.values.size == uint64_t(capacity) * hostdata::valueBytes(c.value));
+        CHECK(out.where.values.size == uint64_t(capacity) * vksortValueSize(c.value));
         outValues = rig.mapped(out.where.values);
         CHECK(out.where.values.buffer == (out.where.inScratch ? rig.scratchBuffer() : rig.valuesBuffer()));
         CHECK((outValues == rig.values()) == !out.where.inScratch);
@@ -478,8 +476,8 @@ SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter
     INFO(damage);
     CHECK(damage.empty());
 
-    out.keys.assign(outKeys, outKeys + size_t(c.count) * hostdata::keyBytes(c.key));
-    if (outValues != nullptr) out.values.assign(outValues, outValues + size_t(c.count) * hostdata::valueBytes(c.value));
+    out.keys.assign(outKeys, outKeys + size_t(c.count) * vksortKeySize(c.key));
+    if (outValues != nullptr) out.values.assign(outValues, outValues + size_t(c.count) * vksortValueSize(c.value));
     out.input = input;
     requireCleanValidation(ctx);
     return out;

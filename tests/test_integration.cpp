@@ -1,19 +1,13 @@
-// vksort inside a renderer's command buffers: counts produced on the GPU, the documented barrier
-// contract between a producer and a consumer, recording from several threads, and the
-// timestamps a profiler reads. Everything runs under synchronization validation.
+// vksort inside a renderer's command buffers: counts produced on the GPU and the documented
+// barrier contract between a producer and a consumer. Everything runs under synchronization
+// validation. (Recording from several threads: test_repeat.cpp; timestamps: test_sort.cpp.)
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
-#include "spirv.hpp"
+#include "integration_spirv.hpp" // tests/shaders/, embedded (tests/CMakeLists.txt)
 #include "support.hpp"
-
-namespace vktest {
-extern const vksort::SpirvBlob kSpirvBlobs[];
-extern const size_t kSpirvBlobCount;
-} // namespace vktest
 
 namespace {
 
@@ -21,7 +15,7 @@ namespace {
 struct Kernel {
     vkctx::ComputeKernel kernel;
 
-    static const vksort::SpirvBlob& blob(const char* name) {
+    static const vktest::SpirvBlob& blob(const char* name) {
         for (size_t i = 0; i < vktest::kSpirvBlobCount; ++i) {
             if (std::strcmp(vktest::kSpirvBlobs[i].name, name) == 0) return vktest::kSpirvBlobs[i];
         }
@@ -162,126 +156,4 @@ TEST_CASE("producer, sort and consumer with exactly the documented barriers", "[
         vktest::requireCleanValidation(ctx);
         ctx.destroyBuffer(result);
     }
-}
-
-TEST_CASE("several threads record with one sorter at once", "[threads]") {
-    vkctx::Context& ctx = vktest::context();
-    VksortSorter sorter = vktest::sorter();
-    constexpr uint32_t kThreads = 4;
-    const uint32_t counts[kThreads] = {1000, 30011, 4096, 70001};
-    std::vector<std::unique_ptr<PairBuffers>> buffers;
-    std::vector<std::vector<uint32_t>> inputs(kThreads);
-    for (uint32_t t = 0; t < kThreads; ++t) {
-        buffers.push_back(std::make_unique<PairBuffers>(ctx, sorter, counts[t], VKSORT_VALUE_TYPE_INDEX));
-        inputs[t].resize(counts[t]);
-        for (uint32_t i = 0; i < counts[t]; ++i) inputs[t][i] = ((i + 7 * t) * 2246822519u) >> 9;
-        std::memcpy(buffers[t]->key(), inputs[t].data(), counts[t] * 4u);
-    }
-
-    // Each thread owns a command pool (Vulkan requires that) and records into its own command
-    // buffer; all share the sorter. The recordings happen concurrently.
-    std::vector<std::unique_ptr<vktest::ThreadCommands>> commands;
-    for (uint32_t t = 0; t < kThreads; ++t) commands.push_back(std::make_unique<vktest::ThreadCommands>(ctx));
-    std::vector<VkResult> results(kThreads, VK_ERROR_UNKNOWN);
-    std::vector<std::thread> threads;
-    for (uint32_t t = 0; t < kThreads; ++t) {
-        threads.emplace_back([&, t]() {
-            VkCommandBuffer cmd = commands[t]->buffer();
-            VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-            vkBeginCommandBuffer(cmd, &begin);
-            vktest::hostToCompute(cmd);
-            VksortSortInfo info{};
-            info.bindings = buffers[t]->bindings;
-            info.count = counts[t];
-            // Many sorts per thread, back to back, to give the threads time to overlap.
-            VkResult result = VK_SUCCESS;
-            for (int repeat = 0; repeat < 8 && result == VK_SUCCESS; ++repeat) {
-                result = vksortCmdSort(cmd, sorter, &info, nullptr);
-                vktest::computeToCompute(cmd);
-            }
-            vktest::computeToHost(cmd);
-            vkEndCommandBuffer(cmd);
-            results[t] = result;
-        });
-    }
-    for (std::thread& thread : threads) thread.join();
-    for (uint32_t t = 0; t < kThreads; ++t) {
-        REQUIRE(results[t] == VK_SUCCESS);
-        ctx.submitAndWait(commands[t]->buffer());
-        // Repeated argsorts of already sorted keys: the keys stay sorted and the values are the
-        // last sort's identity permutation of its (sorted) input.
-        std::vector<uint32_t> expected = inputs[t];
-        std::stable_sort(expected.begin(), expected.end());
-        for (uint32_t i = 0; i < counts[t]; ++i) {
-            REQUIRE(buffers[t]->key()[i] == expected[i]);
-            REQUIRE(buffers[t]->value()[i] == i);
-        }
-    }
-    vktest::requireCleanValidation(ctx);
-}
-
-TEST_CASE("timestamps for profilers: one before the sort and one per dispatch slot", "[timestamps]") {
-    vkctx::Context& ctx = vktest::context();
-    if (ctx.timestampValidBits() == 0) {
-        WARN("the queue family has no timestamps: nothing to check");
-        return;
-    }
-    VksortSorter sorter = vktest::sorter();
-    VksortSorterProperties p{};
-    vksortGetSorterProperties(sorter, &p);
-    const uint32_t capacity = 4 * p.tileSize;
-    PairBuffers buffers(ctx, sorter, capacity, VKSORT_VALUE_TYPE_UINT32);
-    vkctx::Buffer count = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-    *static_cast<uint32_t*>(count.mapped) = capacity;
-    for (uint32_t i = 0; i < capacity; ++i) buffers.key()[i] = (i * 2654435761u) >> 3;
-
-    struct Variant {
-        uint32_t count;
-        bool indirect;
-        uint32_t beginBit, endBit;
-    };
-    for (const Variant& v : {Variant{0, false, 0, 0}, Variant{p.singleDispatchMaxCount, false, 0, 0},
-                             Variant{capacity, false, 0, 0}, Variant{capacity, false, 4, 13},
-                             Variant{capacity, true, 0, 0}}) {
-        INFO("count " << v.count << (v.indirect ? " indirect" : "") << " bits " << v.beginBit << ":" << v.endBit);
-        VksortSortInfo info{};
-        info.bindings = buffers.bindings;
-        info.count = v.count;
-        info.beginBit = v.beginBit;
-        info.endBit = v.endBit;
-        VksortSortResult where{};
-        REQUIRE(vksortGetSortResult(sorter, &info, &where) == VK_SUCCESS);
-        // Two queries of slack on each side: the sort must write exactly its own.
-        uint32_t queries = vksortTimestampQueryCount(where.passCount);
-        VkQueryPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-        poolInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        poolInfo.queryCount = queries + 4;
-        VkQueryPool pool = VK_NULL_HANDLE;
-        VKCTX_CHECK(vkCreateQueryPool(ctx.device(), &poolInfo, nullptr, &pool));
-        info.timestampQueryPool = pool;
-        info.firstTimestampQuery = 2;
-        ctx.submitAndWait([&](VkCommandBuffer cmd) {
-            vkCmdResetQueryPool(cmd, pool, 0, queries + 4);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT);
-            if (v.indirect) {
-                REQUIRE(vksortCmdSortIndirect(cmd, sorter, &info, count.buffer, 0, nullptr) == VK_SUCCESS);
-            } else {
-                REQUIRE(vksortCmdSort(cmd, sorter, &info, nullptr) == VK_SUCCESS);
-            }
-        });
-        std::vector<uint64_t> results(2 * (queries + 4));
-        vkGetQueryPoolResults(ctx.device(), pool, 0, queries + 4, results.size() * 8, results.data(), 16,
-                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-        for (uint32_t q = 0; q < queries + 4; ++q) {
-            bool mine = q >= 2 && q < 2 + queries;
-            INFO("query " << q);
-            CHECK((results[2 * q + 1] != 0) == mine); // available exactly where the sort wrote
-            if (mine && q > 2) CHECK(results[2 * q] >= results[2 * (q - 1)]);
-        }
-        vkDestroyQueryPool(ctx.device(), pool, nullptr);
-        vktest::requireCleanValidation(ctx);
-    }
-    ctx.destroyBuffer(count);
 }

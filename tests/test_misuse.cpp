@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "support.hpp"
+#include "toolutil.hpp"
 
 using vktest::AssertRecorder;
 using vktest::MessageLog;
@@ -83,7 +84,7 @@ TEST_CASE("sorter creation: null pointers, pNext, null handles, unknown flags", 
     info.pfnGetInstanceProcAddr = nullptr;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "pfnGetInstanceProcAddr");
     info = good;
-    info.flags = 0x2;
+    info.flags = 0x4; // the first bit past VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
     info.flags = VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
@@ -541,8 +542,8 @@ TEST_CASE("bindings: null pointers, pNext, capacity, enums, buffers, sizes, alig
     vkctx::Buffer shared = vktest::context().createBuffer(f.r.keys.size + f.r.values.size + f.r.scratch.size + 4096,
                                                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     const VkDeviceSize a = f.r.scratch.alignment; // the largest of the three here
-    auto alignUp = [&](VkDeviceSize v) { return (v + a - 1) / a * a; };
-    const VkDeviceSize valuesAt = alignUp(f.r.keys.size), scratchAt = alignUp(valuesAt + f.r.values.size);
+    const VkDeviceSize valuesAt = toolutil::alignUp(f.r.keys.size, a);
+    const VkDeviceSize scratchAt = toolutil::alignUp(valuesAt + f.r.values.size, a);
     VksortBindingsCreateInfo packed = f.good;
     packed.keys = {shared.buffer, 0, f.r.keys.size};
     packed.values = {shared.buffer, valuesAt, f.r.values.size};
@@ -588,8 +589,8 @@ TEST_CASE("one buffer holding keys, values and scratch sorts correctly", "[misus
         VksortMemoryRequirements r{};
         REQUIRE(vksortGetMemoryRequirements(sorter, &ri, &r) == VK_SUCCESS);
         const VkDeviceSize a = std::max({r.keys.alignment, r.values.alignment, r.scratch.alignment});
-        auto alignUp = [&](VkDeviceSize v) { return (v + a - 1) / a * a; };
-        const VkDeviceSize valuesAt = alignUp(r.keys.size), scratchAt = alignUp(valuesAt + r.values.size);
+        const VkDeviceSize valuesAt = toolutil::alignUp(r.keys.size, a);
+        const VkDeviceSize scratchAt = toolutil::alignUp(valuesAt + r.values.size, a);
         vkctx::Buffer all = ctx.createBuffer(scratchAt + r.scratch.size, r.keys.usage | r.values.usage | r.scratch.usage, true);
         hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, count, {}, endBit);
         uint8_t* base = static_cast<uint8_t*>(all.mapped);

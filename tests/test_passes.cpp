@@ -40,8 +40,8 @@ struct PassRig {
     const VksortBindings_T& bindings() const { return *rig.bindings(); }
     const vksort::ScratchLayout& layout() const { return bindings().layout; }
     uint32_t tile() const { return sorter->tile.tileSize(); }
-    uint32_t keyBytes() const { return hostdata::keyBytes(keyType); }
-    uint32_t valueBytes() const { return hostdata::valueBytes(valueType); }
+    uint32_t keyBytes() const { return vksortKeySize(keyType); }
+    uint32_t valueBytes() const { return vksortValueSize(valueType); }
 
     // Word index, inside the tables region, of the total of `digit` in `pass`, and of tile
     // `tileIndex`'s status word of `digit` in status table `table`.

@@ -389,46 +389,67 @@ TEST_CASE("timestamps: one query per dispatch slot, in order, none past the rang
     poolInfo.queryCount = poolSize;
     VkQueryPool pool = VK_NULL_HANDLE;
     REQUIRE(vkCreateQueryPool(ctx.device(), &poolInfo, nullptr, &pool) == VK_SUCCESS);
-    // Single dispatch, few tiles, many tiles; odd and even pass counts; and count 0.
+    // Single dispatch (up to its largest count), few tiles, many tiles; odd and even pass
+    // counts, a range not from bit 0; count 0; and the indirect sort, whose count the host does
+    // not know when it records.
+    struct Variant {
+        uint32_t count, beginBit, endBit;
+        bool indirect;
+    };
+    std::vector<Variant> variants;
     for (uint32_t count : {0u, 1000u, 5 * p.tileSize + 1, 300 * p.tileSize}) {
-        for (uint32_t endBit : {0u, 12u}) {
-            INFO("count " << count << ", bits 0:" << endBit);
-            vktest::BindingsRig rig(ctx, s, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, std::max(count, 1u));
-            hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count, {}, count);
-            rig.load(input);
-            VksortSortInfo info{};
-            info.bindings = rig.bindings();
-            info.count = count;
-            info.endBit = endBit;
-            info.timestampQueryPool = pool;
-            info.firstTimestampQuery = first;
-            VksortSortResult where{};
-            ctx.submitAndWait([&](VkCommandBuffer cmd) {
-                vkCmdResetQueryPool(cmd, pool, 0, poolSize);
-                vktest::hostToCompute(cmd);
-                REQUIRE(vksortCmdSort(cmd, s, &info, &where) == VK_SUCCESS);
-                vktest::computeToHost(cmd);
-            });
-            // Every query, a count of 0 included (a profiler may be waiting on them).
-            const uint32_t written = vksortTimestampQueryCount(where.passCount);
-            REQUIRE(first + written <= poolSize);
-            // Each query: its value and its availability.
-            std::vector<uint64_t> results(2 * poolSize);
-            VkResult got = vkGetQueryPoolResults(ctx.device(), pool, 0, poolSize, results.size() * 8, results.data(),
-                                                 16, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-            CHECK((got == VK_SUCCESS || got == VK_NOT_READY));
-            for (uint32_t q = 0; q < poolSize; ++q) {
-                const bool expected = q >= first && q < first + written;
-                INFO("query " << q);
-                CHECK((results[2 * q + 1] != 0) == expected);
-                if (expected && q > first) CHECK(results[2 * q] >= results[2 * (q - 1)]);
-            }
-            auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, 0, endBit);
-            hostdata::Verdict verdict = hostdata::verify(input, permutation, rig.mapped(where.keys), nullptr);
-            INFO(verdict.detail);
-            CHECK(verdict.ok);
-        }
+        for (uint32_t endBit : {0u, 12u}) variants.push_back({count, 0, endBit, false});
     }
+    variants.push_back({p.singleDispatchMaxCount, 0, 0, false});
+    variants.push_back({5 * p.tileSize + 1, 4, 13, false});
+    variants.push_back({0, 0, 0, true});
+    variants.push_back({5 * p.tileSize + 1, 0, 0, true});
+    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    for (const Variant& v : variants) {
+        const uint32_t count = v.count, endBit = v.endBit;
+        INFO("count " << count << ", bits " << v.beginBit << ":" << endBit << (v.indirect ? ", indirect" : ""));
+        vktest::BindingsRig rig(ctx, s, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, std::max(count, 1u));
+        hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count, {}, count);
+        rig.load(input);
+        *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
+        VksortSortInfo info{};
+        info.bindings = rig.bindings();
+        info.count = v.indirect ? 0 : count;
+        info.beginBit = v.beginBit;
+        info.endBit = endBit;
+        info.timestampQueryPool = pool;
+        info.firstTimestampQuery = first;
+        VksortSortResult where{};
+        ctx.submitAndWait([&](VkCommandBuffer cmd) {
+            vkCmdResetQueryPool(cmd, pool, 0, poolSize);
+            vktest::hostToCompute(cmd);
+            if (v.indirect) {
+                REQUIRE(vksortCmdSortIndirect(cmd, s, &info, countBuffer.buffer, 0, &where) == VK_SUCCESS);
+            } else {
+                REQUIRE(vksortCmdSort(cmd, s, &info, &where) == VK_SUCCESS);
+            }
+            vktest::computeToHost(cmd);
+        });
+        // Every query, a count of 0 included (a profiler may be waiting on them).
+        const uint32_t written = vksortTimestampQueryCount(where.passCount);
+        REQUIRE(first + written <= poolSize);
+        // Each query: its value and its availability.
+        std::vector<uint64_t> results(2 * poolSize);
+        VkResult got = vkGetQueryPoolResults(ctx.device(), pool, 0, poolSize, results.size() * 8, results.data(),
+                                             16, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+        CHECK((got == VK_SUCCESS || got == VK_NOT_READY));
+        for (uint32_t q = 0; q < poolSize; ++q) {
+            const bool expected = q >= first && q < first + written;
+            INFO("query " << q);
+            CHECK((results[2 * q + 1] != 0) == expected);
+            if (expected && q > first) CHECK(results[2 * q] >= results[2 * (q - 1)]);
+        }
+        auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, v.beginBit, endBit);
+        hostdata::Verdict verdict = hostdata::verify(input, permutation, rig.mapped(where.keys), nullptr);
+        INFO(verdict.detail);
+        CHECK(verdict.ok);
+    }
+    ctx.destroyBuffer(countBuffer);
     vkDestroyQueryPool(ctx.device(), pool, nullptr);
     vktest::requireCleanValidation();
 }

@@ -11,13 +11,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "spirv.hpp"
+#include "integration_spirv.hpp" // tests/shaders/, embedded (tests/CMakeLists.txt)
 #include "support.hpp"
-
-namespace vktest {
-extern const vksort::SpirvBlob kSpirvBlobs[];
-extern const size_t kSpirvBlobCount;
-} // namespace vktest
 
 namespace {
 
@@ -25,7 +20,7 @@ struct Report {
     uint32_t numSubgroups, subgroupSize, minLanes, maxLanes, maxSubgroupId;
 };
 
-const vksort::SpirvBlob& probeBlob() {
+const vktest::SpirvBlob& probeBlob() {
     for (size_t i = 0; i < vktest::kSpirvBlobCount; ++i) {
         if (std::strcmp(vktest::kSpirvBlobs[i].name, "probe_subgroups") == 0) return vktest::kSpirvBlobs[i];
     }
@@ -56,7 +51,7 @@ Report probe(vkctx::Context& ctx, uint32_t workgroupSize, uint32_t size) {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     REQUIRE(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout) == VK_SUCCESS);
 
-    const vksort::SpirvBlob& blob = probeBlob();
+    const vktest::SpirvBlob& blob = probeBlob();
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     moduleInfo.codeSize = blob.wordCount * 4;
     moduleInfo.pCode = blob.words;

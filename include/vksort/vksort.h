@@ -130,6 +130,19 @@ typedef enum VksortValueType {
 /* A set of value types, for VksortSorterCreateInfo::valueTypes: one bit per VksortValueType. */
 #define VKSORT_VALUE_TYPE_BIT(valueType) (1u << (uint32_t)(valueType))
 
+/* Bytes per key in the keys buffer: 4 for the 32-bit key types, 8 for the 64-bit ones.
+ * keyType must be a valid VksortKeyType. */
+static inline uint32_t vksortKeySize(VksortKeyType keyType) {
+    return keyType >= VKSORT_KEY_TYPE_UINT64 ? 8u : 4u;
+}
+
+/* Bytes per value in the values buffer: 0 for VKSORT_VALUE_TYPE_NONE (no values buffer), 4 for
+ * VKSORT_VALUE_TYPE_UINT32 and VKSORT_VALUE_TYPE_INDEX (uint32_t indices), 8 for
+ * VKSORT_VALUE_TYPE_UINT64. valueType must be a valid VksortValueType. */
+static inline uint32_t vksortValueSize(VksortValueType valueType) {
+    return valueType == VKSORT_VALUE_TYPE_UINT64 ? 8u : valueType == VKSORT_VALUE_TYPE_NONE ? 0u : 4u;
+}
+
 typedef enum VksortOrder {
     VKSORT_ORDER_ASCENDING = 0,
     /* Largest key first. Still stable: equal keys keep their input order. */
@@ -149,6 +162,13 @@ typedef enum VksortSorterCreateFlagBits {
      * 1.3 core, or VK_EXT_subgroup_size_control). Lets the sorter request full subgroups and
      * honour requiredSubgroupSize. */
     VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT = 0x00000001,
+    /* The sorter creates its pipelines with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, so
+     * that the driver's statistics of each (registers, shared memory, spills...) can be read with
+     * vkGetPipelineExecutableStatisticsKHR on the pipelines vksortGetSorterPipelines lists. The
+     * device must have been created with VK_KHR_pipeline_executable_properties and its
+     * pipelineExecutableInfo feature enabled (vksort cannot check this: without them pipeline
+     * creation is invalid usage). Meant for tuning tools; may slow pipeline creation. */
+    VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT = 0x00000002,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
 
@@ -252,6 +272,27 @@ void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pPro
  * and value type on this sorter's device (pure query; 0 for an unknown type or one the sorter
  * does not serve, see VksortSorterCreateInfo::keyTypes). */
 uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType);
+
+/* One compute pipeline of a sorter. */
+typedef struct VksortPipelineInfo {
+    /* The shader variant it runs, e.g. "histogram_k1", "setup", "reorder_k1_v0" or
+     * "single_k2_v1": the pass, then the key width in 32-bit words (k1, k2) and the value width
+     * in 32-bit words (v0 none, v1, v2). Unique within the sorter; a NUL-terminated string that
+     * lives as long as the sorter. */
+    const char* name;
+    /* The pipeline, owned by the sorter: do not destroy it, and do not bind it yourself (its
+     * descriptor sets and push constants are vksort's). Valid until vksortDestroySorter. */
+    VkPipeline pipeline;
+} VksortPipelineInfo;
+
+/* Lists every compute pipeline the sorter created, for profilers and tuning tools (with
+ * VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT, for vkGetPipelineExecutableStatisticsKHR).
+ * Vulkan's two-call idiom: with pPipelines NULL, *pPipelineCount receives the number of
+ * pipelines and VK_SUCCESS is returned; otherwise *pPipelineCount is the capacity of pPipelines
+ * on entry and the number written on return, and VK_INCOMPLETE is returned when that capacity
+ * was smaller than the number of pipelines. The order is the same on every call. sorter and
+ * pPipelineCount must not be NULL. */
+VkResult vksortGetSorterPipelines(VksortSorter sorter, uint32_t* pPipelineCount, VksortPipelineInfo* pPipelines);
 
 /* ---- Memory -------------------------------------------------------------------------------- */
 

@@ -39,20 +39,15 @@ struct Options {
     bool timings = false;
     bool indirect = false;
     bool stress = false;
-    bool allFormats = false;   // --all-formats: the sorter compiles every format's pipelines
+    bool allFormats = false;     // --all-formats: the sorter compiles every format's pipelines
     uint32_t fallbackPeriod = 0; // --fallback-period: VksortSorterCreateInfo::debugFallbackPeriod
-    double createMs = 0;       // wall time of vksortCreateSorter
+    double createMs = 0;         // wall time of vksortCreateSorter
     StressOptions stressOptions;
     // --bench
     bool bench = false;
-    std::vector<uint32_t> counts;
-    std::vector<VksortKeyType> keyTypes;
-    std::vector<VksortValueType> valueTypes;
-    uint32_t reps = 20;
-    double warmup = 2.0;
-    uint32_t verifyMax = 1u << 22;
+    toolutil::SweepOptions sweep;
     uint32_t cpuMax = 1u << 24;
-    std::string jsonPath, csvPath;
+    std::string csvPath;
 };
 
 void usage() {
@@ -69,7 +64,7 @@ void usage() {
         "  --dist uniform|sorted|reversed|equal|few:K|bits:B   key distribution (default uniform)\n"
         "  --seed S                  random seed (default 1)\n"
         "  --repeat R                sorts to run and verify, each on new input (default 1)\n"
-        "  --timings                 also print the GPU time of each kernel (histogram, scan, reorder)\n"
+        "  --timings                 also print the GPU time of each kernel and the look-back fallbacks\n"
         "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
         "  --fallback-period N       testing: force the look-back's fallback on many tiles\n"
         "                            (VksortSorterCreateInfo::debugFallbackPeriod)\n"
@@ -94,114 +89,78 @@ void usage() {
 }
 
 using toolutil::parseUnsigned;
-using toolutil::split;
 
 bool parse(int argc, char** argv, Options* o) {
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "%s needs a value\n", a.c_str());
-                std::exit(2);
-            }
-            return argv[++i];
-        };
+    using toolutil::Parsed;
+    using toolutil::validIf;
+    auto own = [&](toolutil::Args& args) -> Parsed {
+        const std::string& a = args.option();
         uint64_t v = 0;
-        if (a == "--list-devices") o->listDevices = true;
-        else if (a == "--device") {
-            std::string d = next();
+        // Options that take no value.
+        if (a == "--list-devices") return toolutil::setFlag(&o->listDevices);
+        if (a == "--timings") return toolutil::setFlag(&o->timings);
+        if (a == "--indirect") return toolutil::setFlag(&o->indirect);
+        if (a == "--bench") return toolutil::setFlag(&o->bench);
+        if (a == "--all-formats") return toolutil::setFlag(&o->allFormats);
+        if (a == "--no-validation") {
+            o->context.validation = false;
+            return Parsed::Ok;
+        }
+        // Options with a value.
+        if (a == "--device") {
+            std::string d = args.value();
             if (parseUnsigned(d, 1u << 20, &v)) o->context.deviceIndex = int(v);
             else o->context.deviceName = d;
-        } else if (a == "--count") {
-            std::string n = next();
-            o->countMax = n == "max";
-            if (!o->countMax && !parseUnsigned(n, UINT32_MAX, &v)) return false;
-            o->count = o->countMax ? 0 : uint32_t(v);
-        } else if (a == "--key") {
-            if (!hostdata::parseKeyType(next(), &o->keyType)) return false;
-        } else if (a == "--value") {
-            if (!hostdata::parseValueType(next(), &o->valueType)) return false;
-        } else if (a == "--order") {
-            std::string s = next();
-            if (s == "asc") o->order = VKSORT_ORDER_ASCENDING;
-            else if (s == "desc") o->order = VKSORT_ORDER_DESCENDING;
-            else return false;
-        } else if (a == "--bits") {
-            unsigned b = 0, e = 0;
-            if (std::sscanf(next().c_str(), "%u:%u", &b, &e) != 2) return false;
-            o->beginBit = b;
-            o->endBit = e;
-        } else if (a == "--dist") {
-            if (!hostdata::parseDistribution(next(), &o->dist)) return false;
-        } else if (a == "--seed") {
-            if (!parseUnsigned(next(), UINT64_MAX, &o->seed)) return false;
-        } else if (a == "--repeat") {
-            if (!parseUnsigned(next(), 1u << 20, &v) || v == 0) return false;
-            o->repeat = uint32_t(v);
-        } else if (a == "--timings") o->timings = true;
-        else if (a == "--indirect") o->indirect = true;
-        else if (a == "--all-formats") o->allFormats = true;
-        else if (a == "--fallback-period" && i + 1 < argc) {
-            if (!parseUnsigned(argv[++i], UINT32_MAX, &v)) return false;
-            o->fallbackPeriod = uint32_t(v);
+            return Parsed::Ok;
         }
-        else if (a == "--subgroup-size") {
-            if (!parseUnsigned(next(), 128, &v)) return false;
-            o->subgroupSize = uint32_t(v);
-        } else if (a == "--workgroup-size") {
-            if (!parseUnsigned(next(), 1024, &v)) return false;
-            o->workgroupSize = uint32_t(v);
-        } else if (a == "--keys-per-thread") {
-            if (!parseUnsigned(next(), 1024, &v)) return false;
-            o->keysPerThread = uint32_t(v);
-        } else if (a == "--no-validation") o->context.validation = false;
-        else if (a == "--bench") o->bench = true;
-        else if (a == "--stress") {
+        if (a == "--count") {
+            std::string n = args.value();
+            o->countMax = n == "max";
+            if (!o->countMax && !parseUnsigned(n, UINT32_MAX, &v)) return Parsed::Invalid;
+            o->count = o->countMax ? 0 : uint32_t(v);
+            return Parsed::Ok;
+        }
+        if (a == "--key") return validIf(hostdata::parseKeyType(args.value(), &o->keyType));
+        if (a == "--value") return validIf(hostdata::parseValueType(args.value(), &o->valueType));
+        if (a == "--order") return validIf(hostdata::parseOrder(args.value(), &o->order));
+        if (a == "--bits") return validIf(toolutil::parseBits(args.value(), &o->beginBit, &o->endBit));
+        if (a == "--dist") return validIf(hostdata::parseDistribution(args.value(), &o->dist));
+        if (a == "--seed") return validIf(parseUnsigned(args.value(), UINT64_MAX, &o->seed));
+        uint32_t* number = a == "--repeat"            ? &o->repeat
+                           : a == "--subgroup-size"   ? &o->subgroupSize
+                           : a == "--workgroup-size"  ? &o->workgroupSize
+                           : a == "--keys-per-thread" ? &o->keysPerThread
+                           : a == "--cpu-max"         ? &o->cpuMax
+                           : a == "--fallback-period" ? &o->fallbackPeriod
+                                                      : nullptr;
+        if (number != nullptr) {
+            const uint64_t max = a == "--repeat"                                     ? 1u << 20
+                                 : a == "--subgroup-size"                            ? 128
+                                 : a == "--cpu-max" || a == "--fallback-period"      ? UINT32_MAX
+                                                                                     : 1024;
+            if (!parseUnsigned(args.value(), max, &v) || (a == "--repeat" && v == 0)) return Parsed::Invalid;
+            *number = uint32_t(v);
+            return Parsed::Ok;
+        }
+        if (a == "--stress") {
             unsigned b = 0, s = 0, m = 0;
-            if (std::sscanf(next().c_str(), "%u:%u:%u", &b, &s, &m) != 3 || b == 0 || s == 0 || m == 0) return false;
+            if (std::sscanf(args.value().c_str(), "%u:%u:%u", &b, &s, &m) != 3 || b == 0 || s == 0 || m == 0) {
+                return Parsed::Invalid;
+            }
             o->stress = true;
             o->stressOptions.batches = b;
             o->stressOptions.sortsPerBatch = s;
             o->stressOptions.maxCount = m;
+            return Parsed::Ok;
         }
-        else if (a == "--counts") {
-            for (const std::string& c : split(next())) {
-                if (!parseUnsigned(c, UINT32_MAX, &v)) return false;
-                o->counts.push_back(uint32_t(v));
-            }
-        } else if (a == "--keys") {
-            for (const std::string& k : split(next())) {
-                VksortKeyType t;
-                if (!hostdata::parseKeyType(k, &t)) return false;
-                o->keyTypes.push_back(t);
-            }
-        } else if (a == "--values") {
-            for (const std::string& k : split(next())) {
-                VksortValueType t;
-                if (!hostdata::parseValueType(k, &t)) return false;
-                o->valueTypes.push_back(t);
-            }
-        } else if (a == "--reps") {
-            if (!parseUnsigned(next(), 1u << 16, &v) || v < 1) return false;
-            o->reps = uint32_t(v);
-        } else if (a == "--warmup") {
-            o->warmup = std::atof(next().c_str());
-        } else if (a == "--verify-max") {
-            if (!parseUnsigned(next(), UINT32_MAX, &v)) return false;
-            o->verifyMax = uint32_t(v);
-        } else if (a == "--cpu-max") {
-            if (!parseUnsigned(next(), UINT32_MAX, &v)) return false;
-            o->cpuMax = uint32_t(v);
-        } else if (a == "--json") o->jsonPath = next();
-        else if (a == "--csv") o->csvPath = next();
-        else if (a == "--help" || a == "-h") {
-            usage();
-            std::exit(0);
-        } else {
-            std::fprintf(stderr, "unknown option %s\n", a.c_str());
-            return false;
+        if (a == "--csv") {
+            o->csvPath = args.value();
+            return Parsed::Ok;
         }
-    }
+        return Parsed::NotMine;
+    };
+    if (!toolutil::parseCommandLine(argc, argv, &o->sweep, own, usage)) return false;
+    toolutil::finishSweep(&o->sweep, o->keyType, o->valueType);
     return true;
 }
 
@@ -217,12 +176,10 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     info.debugFallbackPeriod = o->fallbackPeriod;
     info.pfnMessageCallback = printMessage;
     if (!o->stress && !o->allFormats) {
-        const bool lists = o->bench;
-        for (VksortKeyType k : lists && !o->keyTypes.empty() ? o->keyTypes : std::vector<VksortKeyType>{o->keyType}) {
+        for (VksortKeyType k : o->bench ? o->sweep.keyTypes : std::vector<VksortKeyType>{o->keyType}) {
             info.keyTypes |= VKSORT_KEY_TYPE_BIT(k);
         }
-        for (VksortValueType v :
-             lists && !o->valueTypes.empty() ? o->valueTypes : std::vector<VksortValueType>{o->valueType}) {
+        for (VksortValueType v : o->bench ? o->sweep.valueTypes : std::vector<VksortValueType>{o->valueType}) {
             info.valueTypes |= VKSORT_VALUE_TYPE_BIT(v);
         }
     }
@@ -252,7 +209,7 @@ hostdata::Verdict sortAndVerify(SortRig& rig, const hostdata::Data& input, const
     *times = rig.sortOnce(info, &keys, &values);
     std::vector<uint32_t> permutation = hostdata::referencePermutation(input, info.order, info.beginBit, info.endBit);
     return hostdata::verify(input, permutation, keys.data(),
-                            hostdata::valueBytes(input.valueType) != 0 ? values.data() : nullptr);
+                            vksortValueSize(input.valueType) != 0 ? values.data() : nullptr);
 }
 
 int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
@@ -383,18 +340,8 @@ void writeTo(const std::string& path, const std::function<void(FILE*)>& write) {
     if (f != stdout) std::fclose(f);
 }
 
-int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
-    if (o.counts.empty()) {
-        for (uint32_t e = 10; e <= 28; e += 2) o.counts.push_back(1u << e);
-        for (uint32_t odd : {1000003u, 10000019u, 100000007u}) o.counts.push_back(odd);
-        std::sort(o.counts.begin(), o.counts.end());
-    }
-    // Ascending and unique: each configuration's buffers are sized for its largest count.
-    std::sort(o.counts.begin(), o.counts.end());
-    o.counts.erase(std::unique(o.counts.begin(), o.counts.end()), o.counts.end());
-    if (o.keyTypes.empty()) o.keyTypes.push_back(o.keyType);
-    if (o.valueTypes.empty()) o.valueTypes.push_back(o.valueType);
-    o.reps = std::max(o.reps, 10u);
+int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
+    const toolutil::SweepOptions& sweep = o.sweep; // counts ascending and unique (finishSweep)
     VksortSorterProperties properties{};
     vksortGetSorterProperties(sorter, &properties);
 
@@ -402,7 +349,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 "warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
                 ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(), o.beginBit,
-                o.endBit, o.reps, o.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
+                o.endBit, sweep.reps, sweep.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
                 properties.singleDispatchMaxCount, properties.subgroupSize, formatsNote(o).c_str());
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %7s %7s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "Gkeys/s", "hist", "reorder", "fb/tile", "w/q", "B/key", "cmdGB/s",
@@ -410,11 +357,11 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
 
     std::vector<Point> points;
     bool allOk = true;
-    for (VksortKeyType key : o.keyTypes) {
-        for (VksortValueType value : o.valueTypes) {
+    for (VksortKeyType key : sweep.keyTypes) {
+        for (VksortValueType value : sweep.valueTypes) {
             uint32_t limit = vksortGetMaxCount(sorter, key, value);
             std::vector<uint32_t> counts;
-            for (uint32_t c : o.counts) {
+            for (uint32_t c : sweep.counts) {
                 if (c >= 1 && c <= limit) counts.push_back(c);
             }
             if (counts.empty()) continue;
@@ -430,7 +377,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 VksortSortResult where{};
                 VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
                 p.passes = where.passCount;
-                if (count <= o.verifyMax) {
+                if (count <= sweep.verifyMax) {
                     RunTimes ignored{};
                     bool ok = sortAndVerify(rig, input, info, &ignored).ok;
                     p.verified = ok ? "yes" : "no";
@@ -439,7 +386,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                     p.verified = "skipped";
                 }
                 p.cpuMs = count <= o.cpuMax ? cpuSortMs(input, o) : 0.0;
-                std::vector<RunTimes> runs = rig.bench(info, o.warmup, o.reps);
+                std::vector<RunTimes> runs = rig.bench(info, sweep.warmup, sweep.reps);
                 std::vector<double> totals, withQueries, kinds[2];
                 for (const RunTimes& r : runs) {
                     totals.push_back(r.total);
@@ -451,11 +398,11 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
                 for (int k = 0; k < 2; ++k) p.kinds[k] = statsOf(kinds[k]);
                 p.fallbacks = runs.empty() ? 0u : runs.back().fallbacks;
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
-                uint32_t kb = hostdata::keyBytes(key), vb = hostdata::valueBytes(value);
+                uint32_t kb = vksortKeySize(key), vb = vksortValueSize(value);
                 uint32_t valueReads = p.passes - (value == VKSORT_VALUE_TYPE_INDEX ? 1u : 0u);
                 p.bytesPerKey = double(2 * p.passes + 1) * kb + double(valueReads + p.passes) * vb;
-                p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, o.reps);
-                p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, o.reps);
+                p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
+                p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
                 p.floorMs = best > 0 ? double(count) * p.bytesPerKey / best * 1e3 : 0.0;
                 points.push_back(p);
@@ -472,7 +419,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, Options o) {
             }
         }
     }
-    writeTo(o.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o); });
+    writeTo(sweep.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o); });
     writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points); });
     size_t validation = ctx.validationMessageCount();
     if (validation != 0) std::printf("sort-test --bench: %zu validation messages\n", validation);

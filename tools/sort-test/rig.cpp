@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <chrono>
 
-#include "spirv.hpp"
-
-namespace sorttest {
-extern const vksort::SpirvBlob kSpirvBlobs[];
-}
+#include "sort_test_spirv.hpp" // copy.comp, embedded (CMakeLists.txt)
 
 SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
                  uint32_t capacity, bool indirect)
-    : ctx_(ctx), sorter_(sorter), keyType_(keyType), valueType_(valueType), capacity_(capacity), indirect_(indirect) {
+    : ctx_(ctx), sorter_(sorter), keyType_(keyType), valueType_(valueType), indirect_(indirect) {
     if (indirect) countBuffer_ = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
     VksortMemoryRequirementsInfo info{nullptr, capacity, keyType, valueType};
     VksortMemoryRequirements r{};
@@ -66,7 +62,7 @@ VkQueryPool SortRig::createQueryPool(uint32_t count) {
 // after the sort before the next iteration's restore.
 void SortRig::recordIteration(VkCommandBuffer cmd, const VksortSortInfo& base, VkQueryPool pool, uint32_t firstQuery,
                               VkQueryPool outerPool, uint32_t outerQuery) {
-    uint32_t kb = hostdata::keyBytes(keyType_), vb = hostdata::valueBytes(valueType_);
+    uint32_t kb = vksortKeySize(keyType_), vb = vksortValueSize(valueType_);
     if (base.count > 0) {
         VkBufferCopy keyCopy{0, 0, VkDeviceSize(base.count) * kb};
         vkCmdCopyBuffer(cmd, pristineKeys_.buffer, keys_.buffer, 1, &keyCopy);
@@ -155,7 +151,7 @@ RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* key
     VksortSortResult where{};
     VKCTX_CHECK(vksortGetSortResult(sorter_, &info, &where));
     times.fallbacks = fallbackCount(where);
-    uint32_t kb = hostdata::keyBytes(keyType_), vb = hostdata::valueBytes(valueType_);
+    uint32_t kb = vksortKeySize(keyType_), vb = vksortValueSize(valueType_);
     keys->resize(size_t(info.count) * kb);
     ctx_.download(where.inScratch ? scratch_ : keys_, where.keys.offset, keys->data(), keys->size());
     values->resize(size_t(info.count) * vb);

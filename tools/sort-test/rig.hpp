@@ -64,7 +64,6 @@ private:
     VksortSorter sorter_;
     VksortKeyType keyType_;
     VksortValueType valueType_;
-    uint32_t capacity_;
     vkctx::Buffer keys_, values_, scratch_, pristineKeys_, pristineValues_, countBuffer_;
     bool indirect_ = false;
     VksortBindings bindings_ = VK_NULL_HANDLE;

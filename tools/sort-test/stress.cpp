@@ -13,6 +13,9 @@
 #include <cstring>
 #include <random>
 
+#include "guard.hpp"
+#include "toolutil.hpp"
+
 namespace {
 
 struct Job {
@@ -27,28 +30,9 @@ struct Job {
     hostdata::Data input;
 };
 
-VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+using toolutil::alignUp;
 
 constexpr VkDeviceSize kGuardBytes = 256;
-constexpr uint8_t kCanary = 0xA5;
-
-// Bytes of `buffer` outside every [offset, offset + size) of `ranges` (sorted by offset, not
-// overlapping) that no longer hold the canary.
-uint64_t changedGuardBytes(const vkctx::Buffer& buffer, VkDeviceSize bufferSize,
-                           const std::vector<std::pair<VkDeviceSize, VkDeviceSize>>& ranges) {
-    const uint8_t* bytes = static_cast<const uint8_t*>(buffer.mapped);
-    uint64_t changed = 0;
-    VkDeviceSize at = 0;
-    auto scan = [&](VkDeviceSize end) {
-        for (; at < end; ++at) changed += bytes[at] != kCanary;
-    };
-    for (const auto& r : ranges) {
-        scan(r.first);
-        at = std::max(at, r.first + r.second);
-    }
-    scan(bufferSize);
-    return changed;
-}
 
 } // namespace
 
@@ -101,7 +85,7 @@ int runStress(vkctx::Context& ctx, VksortSorter sorter, const StressOptions& o) 
         vkctx::Buffer scratch = ctx.createBuffer(scratchSize, usage, true);
         vkctx::Buffer counts = ctx.createBuffer(countSize, usage, true);
         for (auto [b, size] : {std::pair{&keys, keysSize}, {&values, valuesSize}, {&scratch, scratchSize}, {&counts, countSize}}) {
-            std::memset(b->mapped, kCanary, size);
+            guard::fill(b->mapped, size);
         }
         for (Job& j : jobs) {
             j.input = hostdata::generate(j.key, j.value, j.count, hostdata::Distribution{}, rng());
@@ -165,16 +149,17 @@ int runStress(vkctx::Context& ctx, VksortSorter sorter, const StressOptions& o) 
             }
             vksortDestroyBindings(sorter, j.bindings);
         }
-        std::vector<std::pair<VkDeviceSize, VkDeviceSize>> keyRanges, valueRanges, scratchRanges, countRanges;
+        std::vector<guard::Range> keyRanges, valueRanges, scratchRanges, countRanges;
         for (const Job& j : jobs) {
-            keyRanges.emplace_back(j.keysOffset, j.requirements.keys.size);
-            if (j.value != VKSORT_VALUE_TYPE_NONE) valueRanges.emplace_back(j.valuesOffset, j.requirements.values.size);
-            scratchRanges.emplace_back(j.scratchOffset, j.requirements.scratch.size);
-            countRanges.emplace_back(j.countOffset, 4);
+            keyRanges.push_back({j.keysOffset, j.requirements.keys.size});
+            if (j.value != VKSORT_VALUE_TYPE_NONE) valueRanges.push_back({j.valuesOffset, j.requirements.values.size});
+            scratchRanges.push_back({j.scratchOffset, j.requirements.scratch.size});
+            countRanges.push_back({j.countOffset, 4});
         }
-        uint64_t changed = changedGuardBytes(keys, keysSize, keyRanges) + changedGuardBytes(values, valuesSize, valueRanges) +
-                           changedGuardBytes(scratch, scratchSize, scratchRanges) +
-                           changedGuardBytes(counts, countSize, countRanges);
+        uint64_t changed = guard::check(keys.mapped, keysSize, keyRanges).count +
+                           guard::check(values.mapped, valuesSize, valueRanges).count +
+                           guard::check(scratch.mapped, scratchSize, scratchRanges).count +
+                           guard::check(counts.mapped, countSize, countRanges).count;
         if (changed != 0) {
             ++failures;
             std::printf("sort-test --stress: FAILED batch %u: %llu guard bytes outside the declared ranges changed\n", batch,

@@ -68,23 +68,25 @@ bool parseValueType(const std::string& text, VksortValueType* out) {
     return false;
 }
 
+bool parseOrder(const std::string& text, VksortOrder* out) {
+    if (text != "asc" && text != "desc") return false;
+    *out = text == "asc" ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+    return true;
+}
+
 const char* toString(VksortKeyType type) { return kKeyNames[int(type)]; }
 const char* toString(VksortValueType type) { return kValueNames[int(type)]; }
-uint32_t keyBytes(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT64 ? 8u : 4u; }
-uint32_t keyBits(VksortKeyType type) { return keyBytes(type) * 8u; }
+uint32_t keyBits(VksortKeyType type) { return vksortKeySize(type) * 8u; }
 bool isFloat(VksortKeyType type) { return type == VKSORT_KEY_TYPE_FLOAT32 || type == VKSORT_KEY_TYPE_FLOAT64; }
-uint32_t valueBytes(VksortValueType type) {
-    return type == VKSORT_VALUE_TYPE_UINT64 ? 8u : type == VKSORT_VALUE_TYPE_NONE ? 0u : 4u;
-}
 
 uint64_t Data::key(uint32_t i) const {
     uint64_t v = 0;
-    std::memcpy(&v, keys.data() + size_t(i) * keyBytes(keyType), keyBytes(keyType));
+    std::memcpy(&v, keys.data() + size_t(i) * vksortKeySize(keyType), vksortKeySize(keyType));
     return v;
 }
 
 uint64_t Data::value(uint32_t i) const {
-    uint32_t vb = valueBytes(valueType);
+    uint32_t vb = vksortValueSize(valueType);
     uint64_t v = 0;
     if (!values.empty()) std::memcpy(&v, values.data() + size_t(i) * vb, vb);
     return v;
@@ -124,7 +126,7 @@ Data generate(VksortKeyType keyType, VksortValueType valueType, uint32_t count, 
     d.valueType = valueType;
     d.count = count;
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 1);
-    uint32_t kb = keyBytes(keyType), width = keyBits(keyType);
+    uint32_t kb = vksortKeySize(keyType), width = keyBits(keyType);
     std::vector<uint64_t> keys(count);
     switch (dist.kind) {
     case Distribution::Uniform:
@@ -159,7 +161,7 @@ Data generate(VksortKeyType keyType, VksortValueType valueType, uint32_t count, 
     for (uint32_t i = 0; i < count; ++i) std::memcpy(d.keys.data() + size_t(i) * kb, &keys[i], kb);
 
     if (valueType == VKSORT_VALUE_TYPE_UINT32 || valueType == VKSORT_VALUE_TYPE_UINT64) {
-        uint32_t vb = valueBytes(valueType);
+        uint32_t vb = vksortValueSize(valueType);
         d.values.resize(size_t(count) * vb);
         for (uint32_t i = 0; i < count; ++i) {
             // Unique per element: the index, with a fixed pattern in the high word for u64.
@@ -202,8 +204,8 @@ std::vector<uint32_t> referencePermutation(const Data& data, VksortOrder order, 
 Verdict verify(const Data& input, const std::vector<uint32_t>& permutation, const uint8_t* outKeys,
                const uint8_t* outValues) {
     Verdict v;
-    uint32_t kb = keyBytes(input.keyType);
-    uint32_t vb = valueBytes(input.valueType);
+    uint32_t kb = vksortKeySize(input.keyType);
+    uint32_t vb = vksortValueSize(input.valueType);
     for (uint32_t i = 0; i < input.count; ++i) {
         uint64_t got = 0;
         std::memcpy(&got, outKeys + size_t(i) * kb, kb);

@@ -21,10 +21,9 @@ std::string toString(const Distribution& d);
 
 bool parseKeyType(const std::string& text, VksortKeyType* out);     // u32 i32 f32 u64 i64 f64
 bool parseValueType(const std::string& text, VksortValueType* out); // none u32 u64 index
+bool parseOrder(const std::string& text, VksortOrder* out);          // asc desc
 const char* toString(VksortKeyType type);
 const char* toString(VksortValueType type);
-uint32_t keyBytes(VksortKeyType type);
-uint32_t valueBytes(VksortValueType type); // what the values buffer holds per element
 uint32_t keyBits(VksortKeyType type);
 bool isFloat(VksortKeyType type);
 

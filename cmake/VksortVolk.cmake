@@ -1,0 +1,20 @@
+# vksort_add_volk(): the target vksort_volk, volk built as a renderer builds it: its one source
+# file (Debian: libvulkan-volk-dev ships volk.c in /usr/include) with VK_NO_PROTOTYPES, which
+# every user of volk.h must see too. Defined once; later calls reuse it. The harness (tools and
+# tests), the examples and tests/consumer load Vulkan with it; tests/consumer also includes this
+# file from the package test's separate project, so it needs nothing but CMake and Vulkan::Headers.
+include_guard(GLOBAL)
+
+function(vksort_add_volk)
+  if(TARGET vksort_volk)
+    return()
+  endif()
+  find_path(VKSORT_VOLK_DIR volk.c PATHS /usr/include /usr/local/include)
+  if(NOT VKSORT_VOLK_DIR)
+    message(FATAL_ERROR "volk.c not found (Debian: libvulkan-volk-dev); the tests, tools and examples need it")
+  endif()
+  add_library(vksort_volk STATIC ${VKSORT_VOLK_DIR}/volk.c)
+  target_include_directories(vksort_volk PUBLIC ${VKSORT_VOLK_DIR})
+  target_compile_definitions(vksort_volk PUBLIC VK_NO_PROTOTYPES)
+  target_link_libraries(vksort_volk PUBLIC Vulkan::Headers ${CMAKE_DL_LIBS})
+endfunction()

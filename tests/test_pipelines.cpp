@@ -1,0 +1,117 @@
+// vksortGetSorterPipelines: the sorter's pipelines as profilers and tools see them, and
+// VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT, whose statistics tools/pipeline-stats reports.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+
+namespace {
+
+// Every pipeline of `sorter`, checked: the count query, VK_INCOMPLETE below it, unique names and
+// pipelines, the same list on every call.
+std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter) {
+    uint32_t count = 0;
+    REQUIRE(vksortGetSorterPipelines(sorter, &count, nullptr) == VK_SUCCESS);
+    REQUIRE(count >= 2);
+
+    std::vector<VksortPipelineInfo> all(count + 2, VksortPipelineInfo{nullptr, VK_NULL_HANDLE});
+    uint32_t written = count + 2; // more room than needed: VK_SUCCESS and the true count
+    REQUIRE(vksortGetSorterPipelines(sorter, &written, all.data()) == VK_SUCCESS);
+    REQUIRE(written == count);
+    CHECK(all[count].name == nullptr); // nothing written past the count
+    CHECK(all[count].pipeline == VK_NULL_HANDLE);
+    all.resize(count);
+
+    std::set<std::string> names;
+    std::set<VkPipeline> pipelines;
+    for (const VksortPipelineInfo& p : all) {
+        REQUIRE(p.name != nullptr);
+        CHECK(p.pipeline != VK_NULL_HANDLE);
+        names.insert(p.name);
+        pipelines.insert(p.pipeline);
+    }
+    CHECK(names.size() == count);
+    CHECK(pipelines.size() == count);
+    // SPIR-V variant names: the pass, then key and value widths in 32-bit words.
+    std::set<std::string> variants = {"scan", "setup"};
+    for (const char* k : {"_k1", "_k2"}) {
+        variants.insert(std::string("histogram") + k);
+        for (const char* v : {"_v0", "_v1", "_v2"}) {
+            variants.insert(std::string("reorder") + k + v);
+            variants.insert(std::string("single") + k + v);
+        }
+    }
+    for (const std::string& name : names) {
+        INFO(name);
+        CHECK(variants.count(name) == 1);
+    }
+    CHECK(names.count("reorder_k1_v0") == 1); // the default sorter sorts 32-bit keys alone
+
+    // Too small an array: VK_INCOMPLETE, filled to its capacity with the same entries.
+    std::vector<VksortPipelineInfo> some(count - 1, VksortPipelineInfo{nullptr, VK_NULL_HANDLE});
+    written = count - 1;
+    CHECK(vksortGetSorterPipelines(sorter, &written, some.data()) == VK_INCOMPLETE);
+    CHECK(written == count - 1);
+    for (uint32_t i = 0; i < count - 1; ++i) {
+        CHECK(std::string(some[i].name) == all[i].name);
+        CHECK(some[i].pipeline == all[i].pipeline);
+    }
+    written = 0;
+    CHECK(vksortGetSorterPipelines(sorter, &written, some.data()) == VK_INCOMPLETE);
+    CHECK(written == 0);
+    return all;
+}
+
+} // namespace
+
+TEST_CASE("sorter pipelines: count, VK_INCOMPLETE, unique names and pipelines", "[pipelines]") {
+    vktest::AssertRecorder recorder;
+    // The spy counts every pipeline a sorter asks the driver for: the list names them all.
+    const uint32_t before = vktest::commandLog().pipelines;
+    VksortSorter spied = vktest::createSorter(vktest::context(), {0, 0, 0, true});
+    CHECK(vktest::commandLog().pipelines - before == checkedPipelines(spied).size());
+    vksortDestroySorter(spied);
+    checkedPipelines(vktest::sorter());
+
+    uint32_t count = 0;
+    CHECK(vksortGetSorterPipelines(vktest::sorter(), nullptr, nullptr) == VK_ERROR_VALIDATION_FAILED_EXT);
+    CHECK(vksortGetSorterPipelines(VK_NULL_HANDLE, &count, nullptr) == VK_ERROR_VALIDATION_FAILED_EXT);
+    CHECK(recorder.messages().size() == 2);
+    CHECK(recorder.lastContains("pPipelineCount"));
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("capture statistics: every listed pipeline has executables with statistics", "[pipelines]") {
+    vkctx::ContextOptions options;
+    options.pipelineStatistics = true;
+    vkctx::Context ctx(options);
+    vktest::VolkScope scope(ctx);
+    if (!ctx.pipelineStatisticsEnabled()) {
+        WARN(ctx.properties().deviceName << " does not offer VK_KHR_pipeline_executable_properties: nothing to check");
+        return;
+    }
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx);
+    info.flags |= VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT;
+    VksortSorter sorter = VK_NULL_HANDLE;
+    REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
+    for (const VksortPipelineInfo& p : checkedPipelines(sorter)) {
+        INFO(p.name);
+        VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+        pipelineInfo.pipeline = p.pipeline;
+        uint32_t executables = 0;
+        REQUIRE(vkGetPipelineExecutablePropertiesKHR(ctx.device(), &pipelineInfo, &executables, nullptr) == VK_SUCCESS);
+        CHECK(executables >= 1);
+        for (uint32_t e = 0; e < executables; ++e) {
+            VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+            executable.pipeline = p.pipeline;
+            executable.executableIndex = e;
+            uint32_t statistics = 0;
+            CHECK(vkGetPipelineExecutableStatisticsKHR(ctx.device(), &executable, &statistics, nullptr) == VK_SUCCESS);
+        }
+    }
+    vksortDestroySorter(sorter);
+    vktest::requireCleanValidation(ctx);
+}
