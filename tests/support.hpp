@@ -46,7 +46,7 @@ struct SorterOptions {
 // shape's pipelines are compiled at their first dispatch on lavapipe (about a second each), so
 // tests share these rather than invent their own: 16 x 16 (tile = single-dispatch limit), 64 x 5
 // and 32 x 6 (keys per thread not a multiple of a 16-byte vector), 16 x 4 (a tiny tile with
-// vector loads: many tiles, scan chunks and grid rows for few keys).
+// vector loads: many tiles, long look-backs and grid rows for few keys).
 extern const std::vector<SorterOptions> kTileShapes;
 
 // The create info createSorter() would use, for tests that change one field and expect failure.

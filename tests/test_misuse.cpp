@@ -424,7 +424,7 @@ TEST_CASE("properties and memory requirements: null pointers, pNext, enums, capa
         for (VksortValueType value : vktest::allValueTypes()) {
             const uint32_t most = vksortGetMaxCount(sorter, key, value);
             INFO("key " << hostdata::toString(key) << ", value " << hostdata::toString(value) << ": " << most);
-            CHECK(most >= (hostdata::keyBytes(key) == 8 ? p.maxCount64 : p.maxCount32));
+            CHECK(most >= (vksortKeySize(key) == 8 ? p.maxCount64 : p.maxCount32));
             info = {nullptr, most, key, value};
             CHECK(vksortGetMemoryRequirements(sorter, &info, &r) == VK_SUCCESS);
             if (most < UINT32_MAX) {

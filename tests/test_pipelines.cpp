@@ -36,7 +36,7 @@ std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter) {
     CHECK(names.size() == count);
     CHECK(pipelines.size() == count);
     // SPIR-V variant names: the pass, then key and value widths in 32-bit words.
-    std::set<std::string> variants = {"scan", "setup"};
+    std::set<std::string> variants = {"setup"};
     for (const char* k : {"_k1", "_k2"}) {
         variants.insert(std::string("histogram") + k);
         for (const char* v : {"_v0", "_v1", "_v2"}) {

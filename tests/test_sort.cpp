@@ -14,9 +14,8 @@ using vktest::SorterOptions;
 namespace {
 
 // Counts where the data path changes: empty, one key, the single-workgroup limit, tile edges of
-// the multi-pass path (the first tiles past the small limit, a partial last tile), the last count
-// whose reorder sums the counts inline (256 tiles, record.cpp) and the first that scans, and the
-// first count whose scan needs a second chunk (kScanItemsPerThread * workgroup tiles).
+// the multi-pass path (the first tiles past the small limit, a partial last tile), and counts of
+// hundreds and thousands of tiles (long look-back chains; a second row of status words).
 std::vector<uint32_t> boundaryCounts(const VksortSorterProperties& p, uint32_t maxCount) {
     const uint32_t tile = p.tileSize, small = p.singleDispatchMaxCount;
     const uint64_t firstTiles = small / tile + 1; // tiles of the first multi-pass count
@@ -54,15 +53,15 @@ void sortBoundaries(const SorterOptions& options, uint32_t maxCount, VksortKeyTy
 
 TEST_CASE("u32 keys, sizes around the tile boundaries", "[sort]") {
     VksortSorterProperties p = vktest::properties(vktest::sorter());
-    // Up to the first scanned count (257 tiles); the scan's second chunk needs 4096 tiles of
-    // the default shape, which the small tile shapes below reach cheaply.
+    // Up to 257 tiles; thousands of tiles need the default shape's millions of keys, which the
+    // small tile shapes below reach cheaply.
     sortBoundaries({}, 256u * p.tileSize + 1);
 }
 
 TEST_CASE("sizes around the boundaries of other tile shapes", "[sort]") {
     // 16 x 16: the tile equals the single-workgroup limit. 64 x 5 and 32 x 6: keys per thread
     // that the histogram's 16-byte loads do not divide. 16 x 4: the smallest tile with vector
-    // loads; its scan chunk is 256 tiles, so the scan's second chunk is cheap to reach.
+    // loads, so thousands of tiles are cheap to reach.
     // (Every distinct shape costs pipeline compilations: lavapipe compiles at first dispatch,
     // so the tests share this small set of shapes; see vktest::kTileShapes.)
     for (const SorterOptions& options : vktest::kTileShapes) {
@@ -131,7 +130,7 @@ TEST_CASE("keysPerThread 1 to 3 build valid pipelines and sort", "[sort]") {
             c.sorter = options;
             c.key = key;
             c.value = VKSORT_VALUE_TYPE_UINT32;
-            c.count = vktest::properties(s).tileSize * 300 + 3; // past the inline-scan limit
+            c.count = vktest::properties(s).tileSize * 300 + 3; // hundreds of tiles to look back over
             c.endBit = 12;
             vktest::sortAndCheck(c);
         }
@@ -230,7 +229,7 @@ TEST_CASE("more than 65535 workgroups: the grid splits into rows", "[sort][long]
     // 64 keys per tile (16 x 4, the smallest tile whose pipelines are valid today: see "every
     // keysPerThread from 1 to 9...") and 65537 tiles and a bit: a second grid row on a device
     // whose maxComputeWorkGroupCount[0] is 65535 (lavapipe, and most GPUs). Two passes run the
-    // count, scan and reorder with the split at a fraction of a full sort's cost.
+    // histogram and the reorders with the split at a fraction of a full sort's cost.
     const uint32_t maxX = vktest::context().properties().limits.maxComputeWorkGroupCount[0];
     SorterOptions options{16, 4, 0, true};
     VksortSorter s = vktest::sorter(options);
@@ -325,7 +324,7 @@ TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups
             if (created != VK_SUCCESS) continue;
             VksortSorterProperties p = vktest::properties(s);
             CHECK(p.subgroupSize == size);
-            // Past 256 tiles the scan dispatch runs too: cheap with the small tile only.
+            // Hundreds of tiles: cheap with the small tile only.
             std::vector<uint32_t> counts = {100u, p.singleDispatchMaxCount, p.tileSize * 7 + 3};
             if (p.tileSize <= 256) counts.push_back(p.tileSize * 300 + 1);
             for (uint32_t count : counts) {

@@ -148,7 +148,7 @@ TEST_CASE("subgroups: what a required size really launches, and vksort sorting u
         CHECK(r.minLanes * r.numSubgroups <= workgroupSize);
 
         // vksort under the same request: sorted, honoured or not. Keys with values, a count of
-        // many tiles (the scan dispatch too at the small tile), and the single-workgroup path.
+        // many tiles (long look-backs), and the single-workgroup path.
         vktest::SorterOptions options;
         options.requiredSubgroupSize = size;
         for (uint32_t count : {17u, 3000u, 100003u}) {

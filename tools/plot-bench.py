@@ -6,7 +6,7 @@
     tools/plot-bench.py vksort.json cub.json --details         # markdown: every field, per configuration
 
 Each line is one (library, key, value) configuration; the dashed line of the same colour is the
-bandwidth floor sort-test measured for it (count / floor_ms: the bytes a reduce-then-scan radix sort
+bandwidth floor sort-test measured for it (count / floor_ms: the least bytes the radix sort
 must move, over the device's measured copy bandwidth), so the gap to the floor reads straight off the
 chart. Files without a "library" field are taken to be sort-test's (vksort).
 """
