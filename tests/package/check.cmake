@@ -1,12 +1,15 @@
 # Script mode (cmake -P), run by ctest (tests/CMakeLists.txt, label "package"): builds
-# tests/package/ as a separate project that consumes vksort, then runs its two programs.
-#   -DMODE=find_package|add_subdirectory  how the project gets vksort
+# tests/package/ as a separate project that consumes vksort, then runs its two programs; or, for
+# MODE=pkg-config, builds tests/pkgconfig/ with make and pkg-config alone, then runs it.
+#   -DMODE=find_package|add_subdirectory|pkg-config  how the project gets vksort
 #   -DVKSORT_SOURCE_DIR=<dir>   vksort's sources      -DVKSORT_BUILD_DIR=<dir>  the build to install
 #   -DWORK_DIR=<dir>            emptied, then holds the prefix and the project's build
 #   -DGENERATOR=, -DC_COMPILER=, -DCXX_COMPILER=, -DBUILD_TYPE=, -DCONFIG=  as the build's
 #   -DSANITIZE=<list>           the build's VKSORT_SANITIZE: the consumers must link the runtime
+#   -DPKG_CONFIG=, -DMAKE=      pkg-config mode: the programs to run
 # find_package: `cmake --install` the build into WORK_DIR/prefix, configure with
 # CMAKE_PREFIX_PATH=<prefix>. add_subdirectory: the project adds VKSORT_SOURCE_DIR itself.
+# pkg-config: the same install, then tests/pkgconfig/Makefile with PKG_CONFIG_PATH=<its .pc's dir>.
 cmake_minimum_required(VERSION 3.21)
 foreach(required MODE VKSORT_SOURCE_DIR VKSORT_BUILD_DIR WORK_DIR GENERATOR)
   if(NOT DEFINED ${required} OR "${${required}}" STREQUAL "")
@@ -50,13 +53,40 @@ if(NOT "${CONFIG}" STREQUAL "")
   set(config_args --config "${CONFIG}")
 endif()
 
-if(MODE STREQUAL "find_package")
+if(MODE STREQUAL "find_package" OR MODE STREQUAL "pkg-config")
   run(${CMAKE_COMMAND} --install "${VKSORT_BUILD_DIR}" --prefix "${prefix}" ${config_args})
   foreach(file include/vksort/vksort.h)
     if(NOT EXISTS "${prefix}/${file}")
       message(FATAL_ERROR "package(${MODE}): ${file} was not installed")
     endif()
   endforeach()
+endif()
+if(MODE STREQUAL "pkg-config")
+  file(GLOB_RECURSE pc "${prefix}/*/vksort.pc")
+  list(LENGTH pc found)
+  if(NOT found EQUAL 1)
+    message(FATAL_ERROR "package(${MODE}): expected one vksort.pc under ${prefix}, found: ${pc}")
+  endif()
+  get_filename_component(pcdir "${pc}" DIRECTORY)
+  set(ENV{PKG_CONFIG_PATH} "${pcdir}")
+  run(${PKG_CONFIG} --cflags --libs vksort) # shown in the log
+  # No CMake on the consuming side: the Makefile's flags are pkg-config's, plus the sanitizer
+  # runtime that a sanitized libvksort.a needs.
+  set(make_args -C "${build}" -f "${VKSORT_SOURCE_DIR}/tests/pkgconfig/Makefile"
+      "SRC_DIR=${VKSORT_SOURCE_DIR}/tests/pkgconfig" "PKG_CONFIG=${PKG_CONFIG}")
+  if(NOT "${C_COMPILER}" STREQUAL "")
+    list(APPEND make_args "CC=${C_COMPILER}")
+  endif()
+  if(NOT "${SANITIZE}" STREQUAL "")
+    list(APPEND make_args "LDFLAGS=-fsanitize=${SANITIZE}")
+  endif()
+  file(MAKE_DIRECTORY "${build}")
+  run(${MAKE} ${make_args})
+  run("${build}/vksort-pkgconfig")
+  message(STATUS "package(${MODE}): passed")
+  return()
+endif()
+if(MODE STREQUAL "find_package")
   file(GLOB_RECURSE configs "${prefix}/*/vksortConfig.cmake" "${prefix}/*/vksortConfigVersion.cmake"
        "${prefix}/*/vksortTargets.cmake")
   list(LENGTH configs found)
@@ -67,7 +97,7 @@ if(MODE STREQUAL "find_package")
 elseif(MODE STREQUAL "add_subdirectory")
   list(APPEND configure "-DVKSORT_SOURCE_DIR=${VKSORT_SOURCE_DIR}")
 else()
-  message(FATAL_ERROR "check.cmake: MODE must be find_package or add_subdirectory")
+  message(FATAL_ERROR "check.cmake: MODE must be find_package, add_subdirectory or pkg-config")
 endif()
 
 run(${configure})
