@@ -235,6 +235,22 @@ VksortSorterProperties properties(VksortSorter s) {
     return p;
 }
 
+bool requiredSubgroupSizes(vkctx::Context& ctx, VkPhysicalDeviceSubgroupSizeControlProperties* control) {
+    if (!ctx.subgroupSizeControlEnabled()) {
+        WARN("the device has no subgroup size control");
+        return false;
+    }
+    *control = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties.pNext = control;
+    vkGetPhysicalDeviceProperties2(ctx.physicalDevice(), &properties);
+    if ((control->requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0) {
+        WARN("the device cannot require a subgroup size in compute shaders");
+        return false;
+    }
+    return true;
+}
+
 void requireCleanValidation(vkctx::Context& ctx) {
     std::vector<std::string> messages = ctx.validationMessages();
     for (const std::string& m : messages) UNSCOPED_INFO("validation: " << m);

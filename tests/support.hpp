@@ -57,6 +57,10 @@ VksortSorter createSorter(vkctx::Context& ctx, const SorterOptions& options = {}
 VksortSorter sorter(const SorterOptions& options = {});
 VksortSorterProperties properties(VksortSorter sorter);
 
+// The device's subgroup size control properties, when the context enabled subgroup size control
+// and compute shaders can require a size; otherwise false, after a WARN saying which is missing.
+bool requiredSubgroupSizes(vkctx::Context& ctx, VkPhysicalDeviceSubgroupSizeControlProperties* control);
+
 // Fails the current test if the validation layer reported anything; prints the messages.
 void requireCleanValidation(vkctx::Context& ctx = context());
 

@@ -284,19 +284,8 @@ TEST_CASE("a Vulkan 1.1 device with no extension or feature enabled", "[sort][de
 
 TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups]") {
     vkctx::Context& ctx = vktest::context();
-    if (!ctx.subgroupSizeControlEnabled()) {
-        WARN("the device has no subgroup size control; only its default size is tested elsewhere");
-        return;
-    }
-    VkPhysicalDeviceSubgroupSizeControlProperties control{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
-    VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    properties.pNext = &control;
-    vkGetPhysicalDeviceProperties2(ctx.physicalDevice(), &properties);
-    if ((control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0) {
-        WARN("the device cannot require a subgroup size in compute shaders");
-        return;
-    }
+    VkPhysicalDeviceSubgroupSizeControlProperties control{};
+    if (!vktest::requiredSubgroupSizes(ctx, &control)) return; // only the default size, tested elsewhere
     uint32_t tested = 0;
     for (uint32_t size = control.minSubgroupSize; size <= control.maxSubgroupSize; size *= 2) {
         // The default tile shape (workgroupSize 0: the sorter must pick one that fits this

@@ -119,19 +119,8 @@ Report probe(vkctx::Context& ctx, uint32_t workgroupSize, uint32_t size) {
 
 TEST_CASE("subgroups: what a required size really launches, and vksort sorting under it", "[subgroups]") {
     vkctx::Context& ctx = vktest::context();
-    if (!ctx.subgroupSizeControlEnabled()) {
-        WARN("the device has no subgroup size control: nothing to probe");
-        return;
-    }
-    VkPhysicalDeviceSubgroupSizeControlProperties control{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
-    VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    properties.pNext = &control;
-    vkGetPhysicalDeviceProperties2(ctx.physicalDevice(), &properties);
-    if ((control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0) {
-        WARN("the device cannot require a subgroup size in compute shaders: nothing to probe");
-        return;
-    }
+    VkPhysicalDeviceSubgroupSizeControlProperties control{};
+    if (!vktest::requiredSubgroupSizes(ctx, &control)) return; // nothing to probe
     for (uint32_t size = control.minSubgroupSize; size <= control.maxSubgroupSize; size *= 2) {
         const uint32_t workgroupSize = std::min(64u * size, std::min(256u, control.maxComputeWorkgroupSubgroups * size));
         if (workgroupSize < size) continue;
