@@ -192,10 +192,10 @@ typedef struct VksortSorterCreateInfo {
     /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
     const VkAllocationCallbacks* pAllocationCallbacks;
     /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
-     * every pipeline the served formats need (see keyTypes): the driver's work, from tens of
-     * milliseconds to seconds per sorter on a cold driver cache (docs/PERFORMANCE.md has
-     * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) removes most of
-     * it; so does the driver's own disk cache, where it has one. */
+     * every pipeline the served formats need (4 to 15; see keyTypes), which is the driver's
+     * shader compilation and the bulk of vksortCreateSorter's time (docs/PERFORMANCE.md has
+     * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) lets the driver
+     * skip that compilation; so does the driver's own disk cache, where it has one. */
     VkPipelineCache pipelineCache;
     /* 0 lets the driver choose. Otherwise a power of two within the device's
      * [minSubgroupSize, maxSubgroupSize] for compute; requires
