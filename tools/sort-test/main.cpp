@@ -73,6 +73,8 @@ void usage() {
         "  --subgroup-size S         require subgroup size S (needs subgroup size control)\n"
         "  --workgroup-size W, --keys-per-thread K   tile overrides\n"
         "  --no-validation           do not load the validation layer\n"
+        "  --no-subgroup-size-control  do not enable subgroup size control on the device (the sorter\n"
+        "                            then cannot ask for full subgroups)\n"
         "benchmark:\n"
         "  --bench                   sweep counts x key types x value kinds (uses --order, --bits, --dist)\n"
         "  --counts LIST             e.g. 2^10,2^16,1000003 (default: 2^10..2^28 and three odd sizes)\n"
@@ -104,6 +106,10 @@ bool parse(int argc, char** argv, Options* o) {
         if (a == "--all-formats") return toolutil::setFlag(&o->allFormats);
         if (a == "--no-validation") {
             o->context.validation = false;
+            return Parsed::Ok;
+        }
+        if (a == "--no-subgroup-size-control") {
+            o->context.subgroupSizeControl = false;
             return Parsed::Ok;
         }
         // Options with a value.
