@@ -3,6 +3,8 @@
 // Every pass includes this file. Build-time defines choose the variant:
 //   VKSORT_KEY_WORDS    1 (32-bit keys) or 2 (64-bit keys, as two 32-bit words: no shaderInt64)
 //   VKSORT_VALUE_WORDS  0 (keys only), 1 (32-bit values or argsort indices), 2 (64-bit values)
+//   VKSORT_SHUFFLE      1: the device has subgroup shuffles, and full subgroups of 16 lanes or
+//                       more rank their keys in registers (rank.glsl)
 // Nothing here assumes a subgroup size: subgroups may hold 1 to 128 invocations and need not
 // be full, so positions inside a tile come from ballots of the active lanes, never from
 // gl_SubgroupSize or gl_LocalInvocationIndex arithmetic.
@@ -12,6 +14,9 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_EXT_control_flow_attributes : require
+#if VKSORT_SHUFFLE
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 
 #include "vksort_config.h"
 

@@ -58,9 +58,43 @@ void scanHistogram(uint n) {
     barrier();
 }
 
+#if VKSORT_SHUFFLE
+// rankKeys for a full subgroup of at least 16 lanes that shares its counters with no other
+// (devices with subgroup shuffles only: the *_shuffle variants). Lane l keeps the running count of
+// digit l in a register and adds the lanes of digit l at each step; a key's rank is lane digit's
+// count, fetched with a shuffle, plus its peers before it. No shared memory and no subgroup
+// barrier per key: the only dependency from step to step is one add. The counts go to the
+// group's counters at the end, where the general path keeps them throughout.
+void rankKeysInRegisters(uint groups, uint group) {
+    uint lane = gl_SubgroupInvocationID;
+    uint running = 0u;
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        uint digit = g_rank[j] >> 16u;
+        uvec4 peers = uvec4(0xFFFFFFFFu), lanesOfMine = uvec4(0xFFFFFFFFu);
+        [[unroll]] for (uint b = 0u; b < kDigitBits; ++b) {
+            uvec4 ballot = subgroupBallot(((digit >> b) & 1u) != 0u);
+            peers &= ((digit >> b) & 1u) != 0u ? ballot : ~ballot;
+            lanesOfMine &= ((lane >> b) & 1u) != 0u ? ballot : ~ballot;
+        }
+        uint seen = subgroupShuffle(running, digit);
+        running += lane < kRadix ? subgroupBallotBitCount(lanesOfMine) : 0u;
+        g_rank[j] += seen + subgroupBallotExclusiveBitCount(peers);
+    }
+    if (lane < kRadix) s_histogram[lane * groups + group] = running;
+}
+#endif
+
 // One subgroup's part of rankTile: every key of this invocation gets its rank among the keys of
 // its digit seen so far by its group of subgroups, which advances the group's counters.
 void rankKeys(uint groups, uint group) {
+#if VKSORT_SHUFFLE
+    // Full subgroups of 16 lanes or more: every lane active, so lane d exists for each digit d.
+    if (groups == gl_NumSubgroups && gl_SubgroupSize >= kRadix &&
+        subgroupBallotBitCount(subgroupBallot(true)) == gl_SubgroupSize) {
+        rankKeysInRegisters(groups, group);
+        return;
+    }
+#endif
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint digit = g_rank[j] >> 16u;
         uvec4 peers = matchDigit(digit);

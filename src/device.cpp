@@ -64,6 +64,7 @@ VkResult queryDevice(const Functions& fn, VkPhysicalDevice physicalDevice, uint3
     out.apiVersion = basic.apiVersion;
     DeviceFacts& f = out.facts;
     f.subgroupSize = subgroup.subgroupSize;
+    f.subgroupShuffle = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) != 0;
     f.minSubgroupSize = subgroup.subgroupSize;
     f.maxSubgroupSize = subgroup.subgroupSize;
     if (sizeControl) {

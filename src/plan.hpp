@@ -21,6 +21,7 @@ struct DeviceFacts {
     uint64_t maxStorageBufferRange = 0;
     uint64_t minStorageBufferOffsetAlignment = 0;
     uint32_t maxComputeWorkgroupSubgroups = 0; // 0: unknown (no subgroup size control)
+    bool subgroupShuffle = false;              // VK_SUBGROUP_FEATURE_SHUFFLE_BIT in compute
 };
 
 // Tile geometry of the histogram and reorder pipelines (and, with more keys per invocation, of

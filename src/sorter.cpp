@@ -108,6 +108,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     options.tile = tile;
     options.singleTile = chooseSingleTileConfig(device.facts, tile);
     options.fallbackPeriod = info.debugFallbackPeriod;
+    options.subgroupShuffle = device.facts.subgroupShuffle;
     options.requiredSubgroupSize = required;
     const uint32_t keyTypes = info.keyTypes != 0 ? info.keyTypes : kAllKeyTypes;
     const uint32_t valueTypes = info.valueTypes != 0 ? info.valueTypes : kAllValueTypes;

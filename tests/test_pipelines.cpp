@@ -40,8 +40,10 @@ std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter) {
     for (const char* k : {"_k1", "_k2"}) {
         variants.insert(std::string("histogram") + k);
         for (const char* v : {"_v0", "_v1", "_v2"}) {
-            variants.insert(std::string("reorder") + k + v);
-            variants.insert(std::string("single") + k + v);
+            for (const char* shuffle : {"", "_shuffle"}) { // the twin for devices with shuffles
+                variants.insert(std::string("reorder") + k + v + shuffle);
+                variants.insert(std::string("single") + k + v + shuffle);
+            }
         }
     }
     for (const std::string& name : names) {

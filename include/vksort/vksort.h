@@ -26,7 +26,9 @@
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
  *   compute shaders (VkPhysicalDeviceSubgroupProperties). No device feature or extension has to
  *   be enabled. Any subgroup size from 1 to 128 is handled, subgroups need not be full, and a
- *   driver that launches narrower subgroups than it reports still gets a correct sort.
+ *   driver that launches narrower subgroups than it reports still gets a correct sort. Where
+ *   the device also offers subgroup shuffles (VK_SUBGROUP_FEATURE_SHUFFLE_BIT), full subgroups
+ *   of 16 lanes or more rank keys in registers with them; nothing has to be enabled for that.
  *
  * BINDING MODEL, AND WHY
  *   Buffers reach the shaders through ordinary storage-buffer descriptor sets, which a
