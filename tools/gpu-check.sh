@@ -3,12 +3,13 @@
 # machine may have no compiler). Logs go to $LOGS (default ./gpu-logs), one file per step; the
 # last lines printed summarize every step.
 #   tools/gpu-check.sh [BUILD_DIR] [STEPS...]
-# Steps: tests accept large stress subgroups example stats bench (default: all but bench).
+# Steps: tests accept large stress fallback subgroups example startup stats bench (default: all
+# but bench).
 # Set RUN to a wrapper that prepares the machine's Vulkan (for example "bash .gpu/run.sh").
 set -uo pipefail
 build=${1:-build}
 shift || true
-steps=${*:-tests accept large stress subgroups example stats}
+steps=${*:-tests accept large stress fallback subgroups example startup stats}
 logs=${LOGS:-gpu-logs}
 run=${RUN:-}
 mkdir -p "$logs"
@@ -47,6 +48,14 @@ for s in $steps; do
   stress)
     step stress "$build/sort-test" --stress 20:200:300000 --seed 11
     ;;
+  fallback)
+    # The look-back's fallback forced on a large share of tiles (debugFallbackPeriod), at sizes
+    # where many workgroups run at once; then the natural fallback rate (--timings prints it).
+    step fallback-u32 "$build/sort-test" --fallback-period 3 --count 16777216 --value u32 --timings
+    step fallback-u64 "$build/sort-test" --fallback-period 2 --count 3000017 --key u64 --value index --order desc --timings
+    step fallback-indirect "$build/sort-test" --fallback-period 5 --indirect --count 10000019 --key f32 --value u32 --timings
+    step fallback-natural "$build/sort-test" --count 16777216 --repeat 5 --timings --no-validation
+    ;;
   subgroups)
     # Every subgroup size the device offers for compute (min..max, powers of two).
     sizes=$($run vulkaninfo 2>/dev/null | awk '/minSubgroupSize/ {min=$3} /maxSubgroupSize/ {max=$3} END {for (s = min; s <= max && s > 0; s *= 2) printf "%d ", s}')
@@ -56,6 +65,17 @@ for s in $steps; do
     ;;
   example)
     [ -x "$build/examples/point-depth/point-depth" ] && step example "$build/examples/point-depth/point-depth"
+    [ -x "$build/examples/splat/splat" ] && step splat "$build/examples/splat/splat" --check
+    ;;
+  startup)
+    # Sorter creation with an empty NVIDIA shader disk cache (cold), then with the one that run
+    # filled (warm): one format (f32 keys, u32 values), then every format.
+    for formats in "" --all-formats; do
+      cache=$(mktemp -d)
+      name=startup${formats:+-all}
+      step "$name-cold" env __GL_SHADER_DISK_CACHE_PATH="$cache" "$build/sort-test" --count 100000 --key f32 --value u32 $formats
+      step "$name-warm" env __GL_SHADER_DISK_CACHE_PATH="$cache" "$build/sort-test" --count 100000 --key f32 --value u32 $formats
+    done
     ;;
   stats)
     step pipeline-stats "$build/pipeline-stats"
