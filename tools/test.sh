@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The second of vksort's two commands: install what is missing, build with warnings as errors
 # (in build-test/), and run every test with ctest: the CPU unit tests, and the GPU tests on the
-# best Vulkan device present at its default subgroup size and, on lavapipe, at subgroup size 4.
+# best Vulkan device present at its default subgroup size and, on lavapipe, at subgroup sizes 4,
+# 16 and 32 too, with and without subgroup size control (tests/CMakeLists.txt says which cases).
 # The Khronos validation layer (with synchronization validation) is on whenever installed.
 #   tools/test.sh            the whole suite
 #   tools/test.sh -L cpu     ctest arguments pass through (here: only the CPU tests)
