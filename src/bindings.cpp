@@ -60,6 +60,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
 
     VksortBindings bindings = new (std::nothrow) VksortBindings_T;
     if (bindings == nullptr) return sorter->fail(VK_ERROR_OUT_OF_HOST_MEMORY, __func__, "out of host memory");
+    bindings->sorter = sorter;
     bindings->maxCount = info.maxCount;
     bindings->keyType = info.keyType;
     bindings->valueType = info.valueType;
@@ -136,6 +137,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
 extern "C" void vksortDestroyBindings(VksortSorter sorter, VksortBindings bindings) {
     if (bindings == nullptr) return;
     VKSORT_REQUIRE_VOID(sorter != nullptr, "sorter must not be NULL");
+    VKSORT_REQUIRE_VOID(bindings->sorter == sorter, "bindings were created with another sorter");
     if (bindings->pool != VK_NULL_HANDLE) {
         sorter->fn.vkDestroyDescriptorPool(sorter->device, bindings->pool, sorter->allocator());
     }

@@ -33,6 +33,8 @@ struct VksortSorter_T {
 };
 
 struct VksortBindings_T {
+    // The sorter whose pipelines and tiles the layout was planned for; only it may use them.
+    const VksortSorter_T* sorter = nullptr;
     uint32_t maxCount = 0;
     VksortKeyType keyType = VKSORT_KEY_TYPE_UINT32;
     VksortValueType valueType = VKSORT_VALUE_TYPE_NONE;

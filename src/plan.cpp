@@ -40,7 +40,8 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
     // Same workgroup, so the same subgroup rules; more keys per invocation while they fit.
     TileConfig c = main;
     c.keysPerThread = std::max(main.keysPerThread, kSingleKeysPerThread);
-    while (c.keysPerThread > main.keysPerThread && singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
+    while (c.keysPerThread > main.keysPerThread &&
+           (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes || c.tileSize() > kMaxTileSize)) {
         c.keysPerThread /= 2;
     }
     c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);

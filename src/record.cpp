@@ -106,13 +106,15 @@ using namespace vksort;
 namespace {
 
 // Validates a sort request and plans its passes; shared by the query and the recordings.
-// Indirect sorts (`checkCount` false) ignore pInfo->count.
+// Indirect sorts and the result query (`checkCount` false) ignore pInfo->count.
 VkResult planSort(VksortSorter sorter, const VksortSortInfo* pInfo, PassPlan* plan, const char* function,
                   bool checkCount = true) {
     if (sorter == nullptr || pInfo == nullptr) return invalidUsage(function, "sorter and pInfo must not be NULL");
     if (pInfo->pNext != nullptr) return invalidUsage(function, "pInfo->pNext must be NULL");
     const VksortBindings_T* bindings = pInfo->bindings;
     if (bindings == nullptr) return invalidUsage(function, "pInfo->bindings must not be NULL");
+    // Their layout (tiles per status table) and format were planned for one sorter.
+    if (bindings->sorter != sorter) return invalidUsage(function, "pInfo->bindings were created with another sorter");
     if (checkCount && pInfo->count > bindings->maxCount) {
         return invalidUsage(function, "count " + std::to_string(pInfo->count) + " exceeds the bindings' maxCount " +
                                           std::to_string(bindings->maxCount));
@@ -154,7 +156,7 @@ void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortS
 
 extern "C" VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, VksortSortResult* pResult) {
     PassPlan plan;
-    VkResult result = planSort(sorter, pInfo, &plan, __func__);
+    VkResult result = planSort(sorter, pInfo, &plan, __func__, false);
     if (result != VK_SUCCESS) return result;
     VKSORT_REQUIRE(pResult != nullptr, "pResult must not be NULL");
     describeResult(*pInfo->bindings, plan, pResult);

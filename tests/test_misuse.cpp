@@ -659,11 +659,16 @@ TEST_CASE("sorting: null handles, pNext, count, order, bit ranges, and nothing r
     info = good;
     info.bindings = VK_NULL_HANDLE;
     both(info, "bindings", __LINE__);
+    // A count above the capacity: refused when recording; the result query does not read it.
     info = good;
-    info.count = 1001;
-    both(info, "count 1001 exceeds the bindings' maxCount 1000", __LINE__);
-    info.count = UINT32_MAX;
-    both(info, "maxCount", __LINE__);
+    for (uint32_t count : {1001u, UINT32_MAX}) {
+        info.count = count;
+        const std::string text = "count " + std::to_string(count) + " exceeds the bindings' maxCount 1000";
+        EXPECT_INVALID(vksortCmdSort(cmd, sorter, &info, &result), text);
+        EXPECT_INVALID(vksortCmdSort(cmd, sorter, &info, nullptr), text);
+        CHECK(vksortGetSortResult(sorter, &info, &result) == VK_SUCCESS);
+    }
+    std::memcpy(&result, &untouched, sizeof result);
     for (int bad : {2, 0x7FFFFFFF}) {
         info = good;
         info.order = VksortOrder(bad);
@@ -791,4 +796,25 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     CHECK(bindings == VK_NULL_HANDLE);
     vksortDestroySorter(sorter);
     vktest::requireCleanValidation();
+}
+
+TEST_CASE("bindings belong to the sorter that created them", "[misuse]") {
+    // Their status tables are sized for that sorter's tile and their format for its pipelines:
+    // another sorter (here with a smaller tile) would write past the tables.
+    AssertRecorder recorder;
+    VksortSorter owner = vktest::sorter({0, 0, 0, true});
+    VksortSorter other = vktest::sorter({16, 4, 0, true});
+    vktest::BindingsRig rig(vktest::context(), owner, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, 100000);
+    VksortSortInfo info{};
+    info.bindings = rig.bindings();
+    info.count = 100000;
+    VksortSortResult where{};
+    Recording recording;
+    EXPECT_INVALID(vksortCmdSort(recording.cmd, other, &info, &where), "another sorter");
+    EXPECT_INVALID(vksortGetSortResult(other, &info, &where), "another sorter");
+    EXPECT_INVALID_VOID(vksortDestroyBindings(other, rig.bindings()), "another sorter");
+    CHECK(vksortGetSortResult(owner, &info, &where) == VK_SUCCESS);
+    // The result query ignores the count, as the indirect sort does.
+    info.count = UINT32_MAX;
+    CHECK(vksortGetSortResult(owner, &info, &where) == VK_SUCCESS);
 }

@@ -20,7 +20,9 @@
  *   otherwise a small setup dispatch, a histogram of every pass's digits, then one reorder
  *   dispatch per pass, whose workgroups find their offsets by looking back over the tiles
  *   before them without ever waiting on another workgroup without bound (no forward-progress
- *   guarantee is assumed). docs/DESIGN.md explains each kernel.
+ *   guarantee is assumed): a workgroup that finds a predecessor's counts unpublished after a
+ *   few polls counts that tile's keys itself (the decoupled fallback). docs/DESIGN.md explains
+ *   each kernel.
  *
  * DEVICE REQUIREMENTS
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
@@ -42,8 +44,10 @@
  *   read and write the keys, values and scratch buffers as storage buffers
  *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT).
  *   Before: make your writes of keys and values available to COMPUTE_SHADER reads, and order
- *     any earlier use of the scratch buffer before COMPUTE_SHADER writes (e.g. a buffer or
- *     global memory barrier from your producer's stage/access to COMPUTE_SHADER,
+ *     every earlier access to keys, values and scratch before COMPUTE_SHADER writes: the sort
+ *     writes your keys and values too (odd passes write back into them, argsort overwrites
+ *     values), so an earlier reader of them needs a write-after-read barrier (e.g. a buffer or
+ *     global memory barrier from your producer's or reader's stage/access to COMPUTE_SHADER,
  *     SHADER_READ | SHADER_WRITE).
  *   After: the result is written by COMPUTE_SHADER with SHADER_WRITE; put a barrier from there
  *     to your consumer's stage and access before you read it. Its last accesses to the scratch
@@ -209,8 +213,8 @@ typedef struct VksortSorterCreateInfo {
      * invocations per workgroup of the histogram and reorder kernels (a power of two from 16 to
      * the device's limit: maxComputeWorkGroupInvocations and maxComputeWorkGroupSize[0], and with
      * a requiredSubgroupSize also maxComputeWorkgroupSubgroups x requiredSubgroupSize); keys per
-     * thread (1 to 32) sets the tile (workgroup size * keys per thread keys, which must fit the
-     * device's shared memory). Out of range: VK_ERROR_FEATURE_NOT_PRESENT, with the reason given
+     * thread (1 to 32) sets the tile (workgroup size * keys per thread keys: at most 65536, and
+     * they must fit the device's shared memory). Out of range: VK_ERROR_FEATURE_NOT_PRESENT, with the reason given
      * to pfnMessageCallback. */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
@@ -228,17 +232,20 @@ typedef struct VksortSorterCreateInfo {
     uint32_t valueTypes;
     /* Testing only; leave 0. N > 0 makes the reorder's look-back take its fallback for a large
      * share of tiles (tiles t with t % N == 1 publish their counts late, and tiles t % N == 2
-     * are never seen published), to prove that sorts stay correct when workgroups do not run in
-     * the order they started. Results are unchanged; only slower. */
+     * are never seen published, so N >= 3 forces both, N == 2 only the first and N == 1
+     * nothing), to prove that sorts stay correct when workgroups do not run in the order they
+     * started. Results are unchanged; only slower. */
     uint32_t debugFallbackPeriod;
 } VksortSorterCreateInfo;
 
 /* Creates a sorter: checks the device, compiles the pipelines (this can take a while; pass a
  * pipeline cache to reuse the work). Returns VK_ERROR_INITIALIZATION_FAILED for an instance
  * or device below Vulkan 1.1 or an entry point the proc-address functions cannot load,
- * VK_ERROR_FEATURE_NOT_PRESENT when the device lacks a required subgroup capability or an
- * override (requiredSubgroupSize, workgroupSize, keysPerThread) does not fit the device (the
- * message callback names it), the error of the Vulkan call that failed, or
+ * VK_ERROR_FEATURE_NOT_PRESENT when the device lacks a required subgroup capability, when
+ * VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set on a device without subgroup size
+ * control, when requiredSubgroupSize is set without that flag, or when an override
+ * (requiredSubgroupSize, workgroupSize, keysPerThread) does not fit the device (the message
+ * callback names it), the error of the Vulkan call that failed, or
  * VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (NULL pointers or handles, unknown flags). */
 VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo, VksortSorter* pSorter);
 
@@ -260,7 +267,8 @@ typedef struct VksortSorterProperties {
      * sort correctly, more slowly). */
     uint32_t subgroupSize;
     uint32_t minSubgroupSize;
-    /* The largest capacity for 32-bit and 64-bit keys with 64-bit values, the tightest case:
+    /* The largest capacity for 32-bit and 64-bit keys with 64-bit values, the tightest case
+     * (reported whichever formats the sorter serves):
      * bounded by maxStorageBufferRange (one binding holds a whole array), by the 30 bits the
      * look-back keeps counts in (at most 2^30 - 1 keys) and by the grid size. Narrower values or
      * none allow more; vksortGetMaxCount gives the exact maximum of each key and value type. */
@@ -278,8 +286,9 @@ uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortVal
 /* One compute pipeline of a sorter. */
 typedef struct VksortPipelineInfo {
     /* The shader variant it runs, e.g. "histogram_k1", "setup", "reorder_k1_v0" or
-     * "single_k2_v1": the pass, then the key width in 32-bit words (k1, k2) and the value width
-     * in 32-bit words (v0 none, v1, v2). Unique within the sorter; a NUL-terminated string that
+     * "single_k2_v1_shuffle": the pass, then the key width in 32-bit words (k1, k2), the value
+     * width in 32-bit words (v0 none, v1, v2), and "_shuffle" for the reorder and single
+     * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS). Unique within the sorter; a NUL-terminated string that
      * lives as long as the sorter. */
     const char* name;
     /* The pipeline, owned by the sorter: do not destroy it, and do not bind it yourself (its
@@ -328,10 +337,11 @@ typedef struct VksortMemoryRequirements {
      * without values. */
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
-     * (as large as keys plus values) and the histogram tables. Its contents need no initialization
-     * and are garbage afterwards, except where a sort with an odd pass count left its result
-     * (see VksortSortResult). Usage: storage, plus indirect and transfer-destination for
-     * vksortCmdSortIndirect. */
+     * (as large as keys plus values), the digit totals and the tile-status tables. Its contents
+     * need no initialization and are garbage afterwards, except where a sort with an odd pass
+     * count left its result (see VksortSortResult). The reported usage is storage, indirect and
+     * transfer-destination; only vksortCmdSortIndirect uses the last two, so a scratch buffer
+     * used only with vksortCmdSort needs storage alone. */
     VksortBufferRequirements scratch;
 } VksortMemoryRequirements;
 
@@ -372,7 +382,8 @@ typedef struct VksortBindingsCreateInfo {
 VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
                               VksortBindings* pBindings);
 
-/* Destroys bindings no pending command buffer uses any more. NULL is ignored. */
+/* Destroys bindings no pending command buffer uses any more; sorter must be the one that created
+ * them. NULL is ignored. */
 void vksortDestroyBindings(VksortSorter sorter, VksortBindings bindings);
 
 /* ---- Sorting ------------------------------------------------------------------------------- */
@@ -383,6 +394,7 @@ void vksortDestroyBindings(VksortSorter sorter, VksortBindings bindings);
 typedef struct VksortSortInfo {
     /* Reserved for extensions; must be NULL. */
     const void* pNext;
+    /* Created by vksortCreateBindings with this same sorter. */
     VksortBindings bindings;
     /* Keys (and values) to sort, from the start of the ranges; at most the bindings' maxCount.
      * 0 records no dispatch (only the timestamps, when a query pool is given). */
@@ -426,15 +438,18 @@ typedef struct VksortSortResult {
      * values); each range has the bindings' capacity, the first `count` elements are sorted. */
     VksortBufferRange keys;
     VksortBufferRange values;
-    /* Profiling: 4 bytes of the scratch buffer holding a uint32_t, the number of times the sort's
-     * look-back found a predecessor tile unpublished and counted its keys itself (the decoupled
-     * fallback; see ALGORITHM). Written by sorts of more than singleDispatchMaxCount keys and by
-     * every indirect sort; read it after the sort completed and before the next sort with these
-     * bindings. A high share of the tile count means workgroups rarely overlap in time. */
+    /* Profiling: 4 bytes of the scratch buffer holding a uint32_t, the number of look-back steps,
+     * summed over the workgroups of every pass, that found a predecessor tile unpublished and
+     * counted its keys themselves (the decoupled fallback; see ALGORITHM). Written by sorts of
+     * more than singleDispatchMaxCount keys and by every indirect sort; read it after the sort
+     * completed and before the next sort with these bindings (copying it needs the scratch
+     * buffer created with VK_BUFFER_USAGE_TRANSFER_SRC_BIT too). Compare it with
+     * (tiles - 1) * passCount: a large share means workgroups rarely overlap in time. */
     VksortBufferRange fallbackCount;
 } VksortSortResult;
 
-/* Pure query: where vksortCmdSort with this info leaves its result. */
+/* Pure query: where vksortCmdSort or vksortCmdSortIndirect with this info leaves its result.
+ * pInfo->count is not read (the location depends only on the pass count). */
 VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, VksortSortResult* pResult);
 
 /* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
