@@ -36,7 +36,9 @@ void main() {
     uint tileBase = tile * TILE_SIZE;
     uint passes = (pc.endBit - pc.shift + kDigitBits - 1u) / kDigitBits;
     for (uint i = gl_LocalInvocationIndex; i < passes * kRadix; i += gl_WorkGroupSize.x) s_tileHistogram[i] = 0u;
-    if (gl_LocalInvocationIndex < kRadix) tables[statusEntry(0u, tile, gl_LocalInvocationIndex)] = kStatusNotReady;
+    if (gl_LocalInvocationIndex < kRadix) {
+        tables[statusEntry(pc.statusTable, tile, gl_LocalInvocationIndex)] = kStatusNotReady;
+    }
 
     // The keys of this invocation, in 16-byte vectors for whole tiles.
     bool vectorPath = KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && tileBase + TILE_SIZE <= count;

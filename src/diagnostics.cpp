@@ -17,6 +17,15 @@ void* g_userData = nullptr;
 
 } // namespace
 
+VkResult explainError(PFN_vksortMessageCallback callback, void* userData, VkResult result, const char* function,
+                      const std::string& message) {
+    if (callback != nullptr) {
+        std::string text = std::string(function) + ": " + message;
+        callback(text.c_str(), userData);
+    }
+    return result;
+}
+
 VkResult invalidUsage(const char* function, const std::string& message) {
     std::string text = std::string(function) + ": " + message;
     g_handler(text.c_str(), g_userData);

@@ -11,6 +11,10 @@ namespace vksort {
 // VK_ERROR_VALIDATION_FAILED_EXT (reached only if the handler returns).
 VkResult invalidUsage(const char* function, const std::string& message);
 
+// Explains an error VkResult of `function` through a message callback (when set) and returns it.
+VkResult explainError(PFN_vksortMessageCallback callback, void* userData, VkResult result, const char* function,
+                      const std::string& message);
+
 // Checks a precondition of a public function; on failure reports it and returns its VkResult.
 #define VKSORT_REQUIRE(condition, message)                                 \
     do {                                                                   \

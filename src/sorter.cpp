@@ -27,22 +27,14 @@ constexpr uint32_t kAllKeyTypes = (1u << (VKSORT_KEY_TYPE_FLOAT64 + 1)) - 1;
 constexpr uint32_t kAllValueTypes = (1u << (VKSORT_VALUE_TYPE_INDEX + 1)) - 1;
 
 VkResult fail(const VksortSorterCreateInfo& info, VkResult result, const std::string& message) {
-    if (info.pfnMessageCallback != nullptr) {
-        std::string text = "vksortCreateSorter: " + message;
-        info.pfnMessageCallback(text.c_str(), info.pMessageUserData);
-    }
-    return result;
+    return explainError(info.pfnMessageCallback, info.pMessageUserData, result, "vksortCreateSorter", message);
 }
 
 } // namespace
 } // namespace vksort
 
 VkResult VksortSorter_T::fail(VkResult result, const char* function, const std::string& message) const {
-    if (messageCallback != nullptr) {
-        std::string text = std::string(function) + ": " + message;
-        messageCallback(text.c_str(), messageUserData);
-    }
-    return result;
+    return vksort::explainError(messageCallback, messageUserData, result, function, message);
 }
 
 using namespace vksort;
