@@ -59,9 +59,13 @@ layout(set = 0, binding = kBindingKeysOut, std430) VKSORT_RESTRICT writeonly buf
 layout(set = 0, binding = kBindingValuesIn, std430) VKSORT_RESTRICT readonly buffer ValuesIn { Value valuesIn[]; };
 layout(set = 0, binding = kBindingValuesOut, std430) VKSORT_RESTRICT writeonly buffer ValuesOut { Value valuesOut[]; };
 #endif
-// Workgroups of one dispatch exchange tile states through it only with atomics (reorder.comp),
-// which are coherent by themselves: the binding needs no `coherent`, which slows every access.
+// The reorder reads other workgroups' tile states with plain loads, so it declares the tables
+// coherent (VKSORT_TABLES_COHERENT); every other pass only reads what earlier dispatches wrote.
+#if VKSORT_TABLES_COHERENT
+layout(set = 0, binding = kBindingTables, std430) coherent restrict buffer Tables { uint tables[]; };
+#else
 layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint tables[]; };
+#endif
 
 // ---- Launch ------------------------------------------------------------------------------
 
@@ -127,20 +131,58 @@ DigitMap digitMap(uint shift, uint endBit) {
     return map;
 }
 
-// The digit of a key for a pass that sorts bits [shift, min(shift + 4, endBit)).
-uint digitOf(Key key, DigitMap map) {
+#if VKSORT_KEY_WORDS == 1
+#define OrderedKey uint
+#else
+#define OrderedKey uvec2
+#endif
+
+// The key as an unsigned integer (for 64-bit keys .x the low word) in the requested order.
+OrderedKey orderedKey(Key key, DigitMap map) {
 #if VKSORT_KEY_WORDS == 1
     uint signFill = uint(int(key) >> 31) & map.floatMask;
-    uint ordered = key ^ (signFill | map.signBit) ^ map.descending;
-    return (ordered >> map.shift) & map.mask;
+    return key ^ (signFill | map.signBit) ^ map.descending;
 #else
     uint signFill = uint(int(key.y) >> 31) & map.floatMask;
-    uint high = key.y ^ (signFill | map.signBit) ^ map.descending;
-    if (map.shift >= 32u) return (high >> (map.shift - 32u)) & map.mask;
-    uint low = key.x ^ signFill ^ map.descending;
-    uint bits = low >> map.shift;
-    if (map.shift + kDigitBits > 32u) bits |= high << (32u - map.shift); // the digit straddles the words
+    return uvec2(key.x ^ signFill ^ map.descending, key.y ^ (signFill | map.signBit) ^ map.descending);
+#endif
+}
+
+// The digit of a key for a pass that sorts bits [shift, min(shift + 4, endBit)).
+uint digitOf(Key key, DigitMap map) {
+    OrderedKey ordered = orderedKey(key, map);
+#if VKSORT_KEY_WORDS == 1
+    return (ordered >> map.shift) & map.mask;
+#else
+    if (map.shift >= 32u) return (ordered.y >> (map.shift - 32u)) & map.mask;
+    uint bits = ordered.x >> map.shift;
+    if (map.shift + kDigitBits > 32u) bits |= ordered.y << (32u - map.shift); // the digit straddles the words
     return bits & map.mask;
+#endif
+}
+
+// The ordered key's bits [map.shift, endBit) moved down to bit 0, as (low word, high word): pass
+// p's digit is bits [4p, 4p + 4) of it.
+uvec2 sortedBits(Key key, DigitMap map, uint endBit) {
+    uint width = endBit - map.shift;
+#if VKSORT_KEY_WORDS == 1
+    uint low = orderedKey(key, map) >> map.shift;
+    return uvec2(width < 32u ? low & ((1u << width) - 1u) : low, 0u);
+#else
+    uvec2 ordered = orderedKey(key, map);
+    uint low, high;
+    if (map.shift >= 32u) {
+        low = ordered.y >> (map.shift - 32u);
+        high = 0u;
+    } else if (map.shift > 0u) {
+        low = (ordered.x >> map.shift) | (ordered.y << (32u - map.shift));
+        high = ordered.y >> map.shift;
+    } else {
+        low = ordered.x;
+        high = ordered.y;
+    }
+    if (width < 32u) return uvec2(low & ((1u << width) - 1u), 0u);
+    return uvec2(low, width < 64u ? high & ((1u << (width - 32u)) - 1u) : high);
 #endif
 }
 

@@ -1,99 +1,92 @@
 #version 450
 // Before the first pass: how many keys of each digit value the input holds, for every pass at
 // once (the digit totals do not depend on the order the keys are in), so each reorder knows where
-// every digit's run starts. Each workgroup counts one tile and adds its counts into the totals.
-// It also zeroes its tile's entries of the first pass's tile-status table.
+// every digit's run starts. Each workgroup counts pc.histogramTiles consecutive tiles and adds its
+// counts into the totals; it also zeroes those tiles' entries of the first pass's status table.
 //
-// Per pass, each invocation counts its keys in registers: sixteen 8-bit counters packed into one
-// uvec4 (keys per thread stay below 256, which the host checks). Spread to 16-bit fields,
-// subgroupAdd sums them across the subgroup (no field can carry: a subgroup sees at most 128
-// lanes * 255 keys < 65536), and one lane per subgroup adds the sums into shared memory. Counting
-// needs no order, only that every key of the tile is seen once, so the loads are striped across
-// the workgroup and, for whole tiles, 16 bytes wide and all issued before the first is used; the
-// keys stay in registers while every pass's digits are counted.
+// Two consecutive passes' digits form one byte of the sorted bits, so a key costs one shared
+// atomic per byte (four for 32-bit keys) instead of eight digit updates. A subgroup whose lanes all
+// hold the same byte adds once: bytes that are equal across the input (the high bytes of small
+// integers, of depths in a narrow range) would otherwise serialize on one counter.
+// Loads are 16 bytes wide and several are in flight per invocation.
 
 #include "common.glsl"
 #include "tile.glsl"
 
 layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
 
-shared uint s_tileHistogram[kMaxPasses * kRadix];
-
-// Counter of digit d: 8 bits at (d & 3) * 8 of word d >> 2.
-void countDigit(uint digit, inout uvec4 counters) {
-    counters += uvec4(equal(uvec4(digit >> 2u), uvec4(0u, 1u, 2u, 3u))) << ((digit & 3u) * 8u);
-}
+const uint kByteValues = 256u;
+// Counts per byte of the sorted bits: [byte * 256 + value].
+shared uint s_byteCounts[kMaxPasses / 2u * kByteValues];
 
 const uint KEYS_PER_VECTOR = 4u / VKSORT_KEY_WORDS;
-// Rounded up: with fewer keys per thread than a vector holds the vector path is never taken, but
-// its array must still have a length of at least 1 to be valid SPIR-V once specialized.
-const uint VECTORS_PER_THREAD = (KEYS_PER_THREAD + KEYS_PER_VECTOR - 1u) / KEYS_PER_VECTOR;
+const uint VECTORS_IN_FLIGHT = 4u;
+const uint ROUND_KEYS = gl_WorkGroupSize.x * VECTORS_IN_FLIGHT * KEYS_PER_VECTOR;
+
+void countKey(Key key, DigitMap map, uint bytes) {
+    uvec2 bits = sortedBits(key, map, pc.endBit);
+    [[unroll]] for (uint b = 0u; b < 4u * VKSORT_KEY_WORDS; ++b) {
+        if (b < bytes) {
+            uint entry = b * kByteValues + bitfieldExtract(b < 4u ? bits.x : bits.y, int((b % 4u) * 8u), 8);
+            // A subgroup whose lanes all hold the same byte adds once; otherwise each lane adds
+            // its own (checking lane by lane for equal neighbours costs more than it saves).
+            uvec4 same = subgroupBallot(entry == subgroupBroadcastFirst(entry));
+            if (same == subgroupBallot(true)) {
+                if (subgroupElect()) atomicAdd(s_byteCounts[entry], subgroupBallotBitCount(same));
+            } else {
+                atomicAdd(s_byteCounts[entry], 1u);
+            }
+        }
+    }
+}
 
 void main() {
-    uint tile = flatWorkgroupIndex();
-    if (tile >= tileCount()) return;
-    uint count = elementCount();
-    uint tileBase = tile * TILE_SIZE;
+    uint tiles = tileCount();
+    uint firstTile = flatWorkgroupIndex() * pc.histogramTiles;
+    if (firstTile >= tiles) return;
+    uint endTile = min(firstTile + pc.histogramTiles, tiles);
     uint passes = (pc.endBit - pc.shift + kDigitBits - 1u) / kDigitBits;
-    for (uint i = gl_LocalInvocationIndex; i < passes * kRadix; i += gl_WorkGroupSize.x) s_tileHistogram[i] = 0u;
-    if (gl_LocalInvocationIndex < kRadix) {
-        tables[statusEntry(pc.statusTable, tile, gl_LocalInvocationIndex)] = kStatusNotReady;
-    }
-
-    // The keys of this invocation, in 16-byte vectors for whole tiles.
-    bool vectorPath = KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && tileBase + TILE_SIZE <= count;
-    uvec4 vectors[VECTORS_PER_THREAD];
-    Key keys[KEYS_PER_THREAD];
-    uint valid = min(TILE_SIZE, count - tileBase);
-    if (vectorPath) {
-        uint first = tileBase / KEYS_PER_VECTOR + gl_LocalInvocationIndex;
-        [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
-            vectors[i] = keysInVectors[first + i * gl_WorkGroupSize.x];
-        }
-    } else {
-        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-            uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-            keys[j] = slot < valid ? keysIn[tileBase + slot] : Key(0u);
-        }
-    }
-    barrier(); // s_tileHistogram is zeroed
-
-    for (uint pass = 0u; pass < passes; ++pass) {
-        DigitMap map = digitMap(pc.shift + pass * kDigitBits, pc.endBit);
-        uvec4 counters = uvec4(0u);
-        if (vectorPath) {
-            [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
-#if VKSORT_KEY_WORDS == 1
-                countDigit(digitOf(vectors[i].x, map), counters);
-                countDigit(digitOf(vectors[i].y, map), counters);
-                countDigit(digitOf(vectors[i].z, map), counters);
-                countDigit(digitOf(vectors[i].w, map), counters);
-#else
-                countDigit(digitOf(vectors[i].xy, map), counters);
-                countDigit(digitOf(vectors[i].zw, map), counters);
-#endif
-            }
-        } else {
-            [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-                uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-                if (slot < valid) countDigit(digitOf(keys[j], map), counters);
-            }
-        }
-        // even[w] holds digits 4w and 4w + 2, odd[w] digits 4w + 1 and 4w + 3, in 16-bit fields.
-        uvec4 even = subgroupAdd(counters & 0x00FF00FFu);
-        uvec4 odd = subgroupAdd((counters >> 8u) & 0x00FF00FFu);
-        if (subgroupElect()) {
-            [[unroll]] for (uint w = 0u; w < 4u; ++w) {
-                uint fields[4] = {even[w] & 0xFFFFu, odd[w] & 0xFFFFu, even[w] >> 16u, odd[w] >> 16u};
-                [[unroll]] for (uint f = 0u; f < 4u; ++f) {
-                    if (fields[f] != 0u) atomicAdd(s_tileHistogram[pass * kRadix + 4u * w + f], fields[f]);
-                }
-            }
-        }
+    uint bytes = (passes + 1u) / 2u;
+    uint invocation = gl_LocalInvocationIndex;
+    for (uint i = invocation; i < bytes * kByteValues; i += gl_WorkGroupSize.x) s_byteCounts[i] = 0u;
+    for (uint i = invocation; i < (endTile - firstTile) * kRadix; i += gl_WorkGroupSize.x) {
+        tables[statusEntry(pc.statusTable, firstTile + i / kRadix, i % kRadix)] = kStatusNotReady;
     }
     barrier();
-    for (uint i = gl_LocalInvocationIndex; i < passes * kRadix; i += gl_WorkGroupSize.x) {
-        uint n = s_tileHistogram[i];
+
+    DigitMap map = digitMap(pc.shift, pc.endBit);
+    uint begin = firstTile * TILE_SIZE;
+    uint end = min(endTile * TILE_SIZE, elementCount());
+    // Whole rounds of VECTORS_IN_FLIGHT vectors per invocation, then the rest key by key.
+    uint wholeEnd = begin + (end - begin) / ROUND_KEYS * ROUND_KEYS;
+    for (uint base = begin; base < wholeEnd; base += ROUND_KEYS) {
+        uvec4 vectors[VECTORS_IN_FLIGHT];
+        [[unroll]] for (uint i = 0u; i < VECTORS_IN_FLIGHT; ++i) {
+            vectors[i] = keysInVectors[base / KEYS_PER_VECTOR + i * gl_WorkGroupSize.x + invocation];
+        }
+        [[unroll]] for (uint i = 0u; i < VECTORS_IN_FLIGHT; ++i) {
+#if VKSORT_KEY_WORDS == 1
+            countKey(vectors[i].x, map, bytes);
+            countKey(vectors[i].y, map, bytes);
+            countKey(vectors[i].z, map, bytes);
+            countKey(vectors[i].w, map, bytes);
+#else
+            countKey(vectors[i].xy, map, bytes);
+            countKey(vectors[i].zw, map, bytes);
+#endif
+        }
+    }
+    for (uint i = wholeEnd + invocation; i < end; i += gl_WorkGroupSize.x) countKey(keysIn[i], map, bytes);
+    barrier();
+
+    // A pass's digit is the low (even pass) or high (odd pass) half of its byte.
+    for (uint i = invocation; i < passes * kRadix; i += gl_WorkGroupSize.x) {
+        uint pass = i / kRadix, digit = i % kRadix;
+        uint row = (pass / 2u) * kByteValues;
+        uint n = 0u;
+        [[unroll]] for (uint other = 0u; other < kRadix; ++other) {
+            n += s_byteCounts[row + (pass % 2u == 0u ? other * kRadix + digit : digit * kRadix + other)];
+        }
         if (n != 0u) atomicAdd(tables[kTotalsOffset + i], n);
     }
 }

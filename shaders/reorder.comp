@@ -1,10 +1,9 @@
 #version 450
 // One digit pass: move every key (and its value) to its place for this digit, in one dispatch.
 //
-// Each workgroup takes the next tile by an atomic ticket, loads it, ranks it stably by digit in
-// shared memory (rank.glsl) and reads it back in sorted order, so that consecutive invocations
-// hold consecutive keys of the same digit: their global writes land in one run per digit and
-// coalesce. A key's destination is
+// Workgroup t loads tile t, ranks it stably by digit in shared memory (rank.glsl) and reads it
+// back in sorted order, so that consecutive invocations hold consecutive keys of the same digit:
+// their global writes land in one run per digit and coalesce. A key's destination is
 //   (keys of smaller digits, all tiles: the histogram's totals)
 //   + (keys of its digit in earlier tiles: the look-back below)
 //   + (its rank among keys of its digit in this tile: the local sort).
@@ -17,8 +16,11 @@
 // kLookbackPolls polls of a predecessor that has published nothing, the workgroup counts that
 // tile's keys itself (this pass's input is read-only, so they are there) and publishes them with
 // atomicMax, which never overwrites a more advanced state. FALLBACK_PERIOD forces that path in
-// tests.
+// tests. Since the fallback makes any launch order correct, tiles follow the workgroup index
+// rather than an atomic ticket, whose round trip before the first load cost more than the rare
+// fallbacks it would avoid (docs/PERFORMANCE.md).
 
+#define VKSORT_TABLES_COHERENT 1
 #include "common.glsl"
 #include "tile.glsl"
 #include "rank.glsl"
@@ -34,14 +36,27 @@ shared uint s_digitOffset[kRadix];
 shared uint s_digitTotal[kRadix];
 shared uint s_count[kRadix];
 shared uint s_tilePrefix[kRadix];
-// Look-back control: the ticket; the last look-back step (counted from 1) in which some digit
-// found its predecessor unpublished, and the last in which some digit still had to go on. Steps
-// only raise them (atomicMax), so they never need clearing between steps, and a step needs one
-// barrier unless it falls back.
-shared uint s_tile;
-shared uint s_needStep;
+// Look-back state per digit: the nearest predecessor not yet added, plus one (0: the digit's prefix
+// is complete), and how many steps in a row that tile was found unpublished.
+shared uint s_next[kRadix];
+shared uint s_polls[kRadix];
+// Per step parity and digit: the nearest window position holding an inclusive prefix or an
+// unpublished tile (the walk stops there).
+shared uint s_stop[2][kRadix];
+// The last look-back step (counted from 1) in which some digit still had to go on: steps only raise
+// it (atomicMax), so it never needs clearing between steps.
 shared uint s_moreStep;
+// Per step parity: the tile a fallback must count in that step, plus one (0: none).
+shared uint s_fallbackTile[2];
 shared uint s_fallback[kRadix];
+
+// Each look-back step reads LOOKBACK_TILES predecessors' 16 status words at once, LOOKBACK_LOADS
+// words per invocation: a walk often crosses dozens of tiles that have published only their counts,
+// and every step costs a load and two barriers, while a wider window costs more loads
+// (docs/PERFORMANCE.md has the sweep).
+const uint LOOKBACK_LOADS = 4u;
+const uint LOOKBACK_STRIDE = gl_WorkGroupSize.x / kRadix; // window positions per load round
+const uint LOOKBACK_TILES = LOOKBACK_STRIDE * LOOKBACK_LOADS;
 
 // This tile's count of `digit` among its `valid` keys, from the ranked tile's digit starts (slots
 // past the input sort last, as digit map.mask).
@@ -51,39 +66,75 @@ uint tileCountOf(uint digit, uint valid, DigitMap map) {
     return digit == map.mask ? n - (TILE_SIZE - valid) : n;
 }
 
-// Adds the counts of each digit in tiles [0, tile) into s_tilePrefix (invocation d walks digit
-// d back; the others only help count a predecessor in a fallback). See the top of the file.
-void lookBack(uint tile, DigitMap map) {
+// Adds the counts of each digit in tiles [0, tile) into s_tilePrefix. Each step reads a window of
+// LOOKBACK_TILES predecessors per digit (position k is tile s_next - 1 - k), finds per digit the
+// nearest position that is an inclusive prefix or unpublished (a shared atomicMin), and adds every
+// count before it, and the inclusive prefix itself, in parallel. An inclusive prefix ends the digit's
+// walk; an unpublished tile is polled again next step, and one found unpublished kLookbackPolls steps
+// in a row is counted by this workgroup (the decoupled fallback). See the top of the file.
+void lookBack(DigitMap map) {
     uint invocation = gl_LocalInvocationIndex;
-    bool pending = invocation < kRadix;
-    uint pred = tile;
+    uint digit = invocation % kRadix, first = invocation / kRadix;
     for (uint step = 1u;; ++step) {
-        pred -= 1u;
-        bool unpublished = false;
-        if (pending) {
-            uint word = kStatusNotReady;
-            bool blind = FALLBACK_PERIOD != 0u && pred % FALLBACK_PERIOD == 2u;
-            for (uint poll = 0u; poll < kLookbackPolls && !blind; ++poll) {
-                word = atomicOr(tables[statusEntry(pc.statusTable, pred, invocation)], 0u);
-                if (word != kStatusNotReady) break;
+        uint parity = step % 2u;
+        uint next = s_next[digit];
+        uint words[LOOKBACK_LOADS];
+        [[unroll]] for (uint m = 0u; m < LOOKBACK_LOADS; ++m) {
+            uint k = first + m * LOOKBACK_STRIDE;
+            words[m] = kStatusInclusive; // past tile 0 (or a finished digit): ends the walk, adds 0
+            if (k < next) {
+                uint pred = next - 1u - k;
+                bool blind = FALLBACK_PERIOD != 0u && pred % FALLBACK_PERIOD == 2u;
+                // A plain load: an atomic here serializes in the L2 on words a hundred successors read.
+                words[m] = blind ? kStatusNotReady : tables[statusEntry(pc.statusTable, pred, digit)];
             }
-            if (word == kStatusNotReady) {
-                unpublished = true;
-                atomicMax(s_needStep, step);
-            } else {
-                s_tilePrefix[invocation] += word & kStatusValueMask;
-                pending = (word & kStatusStateMask) != kStatusInclusive && pred != 0u;
+        }
+        [[unroll]] for (uint m = 0u; m < LOOKBACK_LOADS; ++m) {
+            if ((words[m] & kStatusStateMask) != kStatusReady) {
+                atomicMin(s_stop[parity][digit], first + m * LOOKBACK_STRIDE);
+                break; // later loads of this invocation lie further back
             }
-            if (pending) atomicMax(s_moreStep, step);
         }
         barrier();
-        // Both only grow. A fallback is needed at this step only if some digit asked at this
-        // step (no one can ask at the next before the fallback's barriers); ">=" because a
-        // workgroup that goes on may already raise s_moreStep for the next step.
+        if (invocation < kRadix) s_stop[1u - parity][invocation] = LOOKBACK_TILES; // read last step, before the barrier above
+        if (invocation == 0u) s_fallbackTile[1u - parity] = 0u;
+        uint stop = s_stop[parity][digit];
+        uint sum = 0u;
+        [[unroll]] for (uint m = 0u; m < LOOKBACK_LOADS; ++m) {
+            uint k = first + m * LOOKBACK_STRIDE;
+            bool inclusive = (words[m] & kStatusStateMask) == kStatusInclusive;
+            if (k < stop || (k == stop && inclusive)) sum += words[m] & kStatusValueMask;
+        }
+        if (next != 0u && sum != 0u) atomicAdd(s_tilePrefix[digit], sum);
+        // One invocation per unfinished digit moves its walk: the one holding the stop, or the
+        // nearest position's when the whole window was added.
+        uint owner = stop < LOOKBACK_TILES ? stop : 0u;
+        if (next != 0u && first == owner % LOOKBACK_STRIDE) {
+            uint m = owner / LOOKBACK_STRIDE;
+            uint word = words[0];
+            [[unroll]] for (uint i = 1u; i < LOOKBACK_LOADS; ++i) word = m == i ? words[i] : word;
+            uint left;
+            if (stop == LOOKBACK_TILES) {
+                left = next - LOOKBACK_TILES;
+                s_polls[digit] = 0u;
+            } else if (word == kStatusNotReady) {
+                left = next - stop;
+                uint polls = stop == 0u ? s_polls[digit] + 1u : 1u;
+                s_polls[digit] = polls;
+                if (polls >= kLookbackPolls) atomicMax(s_fallbackTile[parity], left);
+            } else {
+                left = 0u;
+            }
+            s_next[digit] = left;
+            if (left != 0u) atomicMax(s_moreStep, step);
+        }
+        barrier();
         bool more = s_moreStep >= step;
-        if (s_needStep == step) {
+        uint fallback = s_fallbackTile[parity];
+        if (fallback != 0u) {
             // The decoupled fallback: count the predecessor's tile (a whole one: only the last
             // tile is partial) and publish it for everyone else waiting on it.
+            uint pred = fallback - 1u;
             if (invocation < kRadix) s_fallback[invocation] = 0u;
             barrier();
             uint base = pred * TILE_SIZE;
@@ -91,17 +142,18 @@ void lookBack(uint tile, DigitMap map) {
                 atomicAdd(s_fallback[digitOf(keysIn[base + j * gl_WorkGroupSize.x + invocation], map)], 1u);
             }
             barrier();
-            if (unpublished) {
+            if (invocation < kRadix) {
                 uint counted = s_fallback[invocation];
                 uint old = atomicMax(tables[statusEntry(pc.statusTable, pred, invocation)], kStatusReady | counted);
-                bool inclusive = (old & kStatusStateMask) == kStatusInclusive;
-                s_tilePrefix[invocation] += inclusive ? old & kStatusValueMask : counted;
-                pending = !inclusive && pred != 0u;
-                if (pending) atomicMax(s_moreStep, step);
+                if (s_next[invocation] == fallback) {
+                    bool inclusive = (old & kStatusStateMask) == kStatusInclusive;
+                    s_tilePrefix[invocation] += inclusive ? old & kStatusValueMask : counted;
+                    s_next[invocation] = inclusive ? 0u : pred;
+                    s_polls[invocation] = 0u;
+                }
             }
             if (invocation == 0u) atomicAdd(tables[kInfoFallbacks], 1u);
             barrier();
-            more = s_moreStep >= step;
         }
         if (!more) break;
     }
@@ -109,15 +161,7 @@ void lookBack(uint tile, DigitMap map) {
 
 void main() {
     uint invocation = gl_LocalInvocationIndex;
-    if (invocation == 0u) {
-        // Tiles in the order workgroups start, so a look-back waits on tiles already running.
-        uint ticket = atomicAdd(tables[kInfoTickets + pc.statusTable], 1u);
-        s_tile = ticket;
-        // The next pass's ticket, last used by the previous pass, starts again from zero.
-        if (ticket == 0u) tables[kInfoTickets + (pc.statusTable ^ 1u)] = 0u;
-    }
-    barrier();
-    uint tile = s_tile;
+    uint tile = flatWorkgroupIndex();
     uint tiles = tileCount();
     if (tile >= tiles) return;
     uint tileBase = tile * TILE_SIZE;
@@ -140,9 +184,15 @@ void main() {
         // The next pass's status table: its last reader, the previous pass, is done.
         tables[statusEntry(pc.statusTable ^ 1u, tile, invocation)] = kStatusNotReady;
     }
+    if (invocation < kRadix) {
+        s_next[invocation] = tile;
+        s_polls[invocation] = 0u;
+        s_stop[1][invocation] = LOOKBACK_TILES; // step 1's
+    }
     if (invocation == 0u) {
-        s_needStep = 0u;
         s_moreStep = 0u;
+        s_fallbackTile[0] = 0u;
+        s_fallbackTile[1] = 0u;
     }
 
     // Slots past the end of the input get the largest digit: they are last in input order, so
@@ -162,20 +212,7 @@ void main() {
         if (tile == 0u) atomicMax(tables[statusEntry(pc.statusTable, 0u, invocation)], kStatusInclusive | n);
         else if (!late) atomicMax(tables[statusEntry(pc.statusTable, tile, invocation)], kStatusReady | n);
     }
-    if (tile != 0u) lookBack(tile, map);
-    if (invocation < kRadix && tile != 0u) {
-        uint inclusive = s_tilePrefix[invocation] + s_count[invocation];
-        atomicMax(tables[statusEntry(pc.statusTable, tile, invocation)], kStatusInclusive | inclusive);
-    }
-    barrier();
-    if (invocation < kRadix) {
-        uint digit = invocation;
-        uint global = s_tilePrefix[digit];
-        [[unroll]] for (uint d = 0u; d < kRadix; ++d) global += d < digit ? s_digitTotal[d] : 0u;
-        s_digitOffset[digit] = global - localDigitStart(digit);
-    }
-    // (The barrier inside exchangeWords publishes s_digitOffset before it is read below.)
-
+    // The keys in sorted order first: the look-back then finds more predecessors done.
 #if VKSORT_KEY_WORDS == 1
     exchangeWords(keys, place, VKSORT_VALUE_WORDS > 0);
 #else
@@ -188,6 +225,20 @@ void main() {
     exchangeWords(high, place, VKSORT_VALUE_WORDS > 0);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = uvec2(low[j], high[j]);
 #endif
+
+    if (tile != 0u) lookBack(map);
+    if (invocation < kRadix && tile != 0u) {
+        uint inclusive = s_tilePrefix[invocation] + s_count[invocation];
+        atomicMax(tables[statusEntry(pc.statusTable, tile, invocation)], kStatusInclusive | inclusive);
+    }
+    barrier();
+    if (invocation < kRadix) {
+        uint digit = invocation;
+        uint global = s_tilePrefix[digit];
+        [[unroll]] for (uint d = 0u; d < kRadix; ++d) global += d < digit ? s_digitTotal[d] : 0u;
+        s_digitOffset[digit] = global - localDigitStart(digit);
+    }
+    barrier();
 
     // keys[j] is now the key at sorted slot tileSlot(place, j).
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {

@@ -1,6 +1,6 @@
 #version 450
 // The first step of every multi-tile sort: zeroes what the histogram and the reorders add into
-// (the digit totals of every pass, the tickets, the fallback count), so the scratch buffer needs
+// (the digit totals of every pass and the fallback count), so the scratch buffer needs
 // no clearing by the caller.
 //
 // Indirect sorts also turn the count the caller's GPU work produced into the launch of every
@@ -25,8 +25,6 @@ void main() {
     }
     if (gl_LocalInvocationIndex != 0u) return;
     tables[kInfoFallbacks] = 0u;
-    tables[kInfoTickets] = 0u;
-    tables[kInfoTickets + 1u] = 0u;
     if ((pc.flags & kFlagIndirect) == 0u) return;
     uint count = min(tables[kInfoRequested], pc.maxCount);
     uint tiles = count / TILE_SIZE + (count % TILE_SIZE != 0u ? 1u : 0u);
@@ -36,5 +34,9 @@ void main() {
     uint width = min(tiles, pc.dispatchWidth);
     uint rows = width == 0u ? 1u : tiles / width + (tiles % width != 0u ? 1u : 0u);
     writeArgs(kInfoTileArgs, single ? 0u : width, rows);
+    uint groups = tiles / pc.histogramTiles + (tiles % pc.histogramTiles != 0u ? 1u : 0u);
+    uint groupWidth = min(groups, pc.dispatchWidth);
+    uint groupRows = groupWidth == 0u ? 1u : groups / groupWidth + (groups % groupWidth != 0u ? 1u : 0u);
+    writeArgs(kInfoHistogramArgs, single ? 0u : groupWidth, groupRows);
     writeArgs(kInfoSingleArgs, single && count > 0u ? 1u : 0u, 1u);
 }

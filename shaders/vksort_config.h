@@ -53,7 +53,7 @@ VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the ta
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
- * for every step. 44 bytes, under the 128 bytes every device offers. */
+ * for every step. 48 bytes, under the 128 bytes every device offers. */
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect: tables[kInfoCount]) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
@@ -63,14 +63,15 @@ struct VksortPushConstants {
     VKSORT_U32 flags;      /* kFlag* bits */
     VKSORT_U32 maxCount;   /* the bindings' capacity: the setup clamps indirect counts to it */
     VKSORT_U32 pass;       /* the reorder's digit pass: its row of the digit totals */
-    VKSORT_U32 statusTable;    /* the reorder's tile-status table (and ticket): pass % 2 */
+    VKSORT_U32 statusTable;    /* the reorder's tile-status table: pass % 2 */
     VKSORT_U32 singleMaxCount; /* setup: counts up to this take the single-workgroup sort */
     VKSORT_U32 dispatchWidth;  /* setup: the most workgroups per grid row */
+    VKSORT_U32 histogramTiles; /* histogram (and setup): tiles counted per histogram workgroup */
 };
-VKSORT_CONST kPushConstantsSize = 44u;
+VKSORT_CONST kPushConstantsSize = 48u;
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
-/* [0, kInfoWords)         info: runtime count, tile count, indirect arguments, tickets
+/* [0, kInfoWords)         info: runtime count, tile count, indirect arguments
  * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: the setup zeroes
  *                         them, the histogram adds every tile's counts of every pass's digit
  * [kStatusOffset, ...)    two tile-status tables, [(table * rowStride + tile) * kRadix + digit]:
@@ -82,9 +83,9 @@ VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect so
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) */
 VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
 VKSORT_CONST kInfoFallbacks = 3u;      /* look-backs that counted a predecessor's tile themselves */
-VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for histogram and reorder */
+VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for the reorders (a tile each) */
 VKSORT_CONST kInfoSingleArgs = 8u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
-VKSORT_CONST kInfoTickets = 12u;       /* two ticket counters, one per status table */
+VKSORT_CONST kInfoHistogramArgs = 12u; /* VkDispatchIndirectCommand for the histogram */
 VKSORT_CONST kInfoWords = 16u;
 VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kTotalsOffset = kInfoWords;
@@ -104,9 +105,10 @@ VKSORT_CONST kStatusValueMask = (1u << 30) - 1u; /* counts fit 30 bits: at most 
 VKSORT_CONST kLookbackPolls = 4u;
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 44 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 48 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
-static_assert(kInfoTickets + kStatusTables <= kInfoWords, "info fits");
+static_assert(kStatusOffset % 4u == 0u, "status rows are read as 16-byte vectors (reorder.comp)");
+static_assert(kInfoSingleArgs + 3u <= kInfoHistogramArgs && kInfoHistogramArgs + 3u <= kInfoWords, "info fits");
 } /* namespace vksort */
 #endif
 

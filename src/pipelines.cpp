@@ -17,11 +17,9 @@ namespace {
 
 // The SPIR-V variant of each pipeline (shaders/CMakeLists.txt names them).
 const char* const kHistogramNames[kKeyWidths] = {"histogram_k1", "histogram_k2"};
-// The ranking passes have a twin for devices with subgroup shuffles ([1]: rank.glsl).
-const char* const kReorderNames[2][kKeyWidths][kValueWidths] = {
-    {{"reorder_k1_v0", "reorder_k1_v1", "reorder_k1_v2"}, {"reorder_k2_v0", "reorder_k2_v1", "reorder_k2_v2"}},
-    {{"reorder_k1_v0_shuffle", "reorder_k1_v1_shuffle", "reorder_k1_v2_shuffle"},
-     {"reorder_k2_v0_shuffle", "reorder_k2_v1_shuffle", "reorder_k2_v2_shuffle"}}};
+const char* const kReorderNames[kKeyWidths][kValueWidths] = {
+    {"reorder_k1_v0", "reorder_k1_v1", "reorder_k1_v2"}, {"reorder_k2_v0", "reorder_k2_v1", "reorder_k2_v2"}};
+// The single-workgroup sort has a twin for devices with subgroup shuffles ([1]: rank.glsl).
 const char* const kSingleNames[2][kKeyWidths][kValueWidths] = {
     {{"single_k1_v0", "single_k1_v1", "single_k1_v2"}, {"single_k2_v0", "single_k2_v1", "single_k2_v2"}},
     {{"single_k1_v0_shuffle", "single_k1_v1_shuffle", "single_k1_v2_shuffle"},
@@ -121,7 +119,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
         for (uint32_t v = 0; v < kValueWidths && result == VK_SUCCESS; ++v) {
             if (!options.valueWidths[v]) continue;
             const uint32_t s = options.subgroupShuffle ? 1u : 0u;
-            result = creator.create(kReorderNames[s][k][v], options.tile, &p.reorder[k][v]);
+            result = creator.create(kReorderNames[k][v], options.tile, &p.reorder[k][v]);
             if (result == VK_SUCCESS) result = creator.create(kSingleNames[s][k][v], options.singleTile, &p.single[k][v]);
         }
     }
@@ -145,7 +143,7 @@ uint32_t listPipelines(const Pipelines& p, VksortPipelineInfo* out, uint32_t cap
     for (uint32_t k = 0; k < kKeyWidths; ++k) {
         add(kHistogramNames[k], p.histogram[k]);
         for (uint32_t v = 0; v < kValueWidths; ++v) {
-            add(kReorderNames[p.subgroupShuffle][k][v], p.reorder[k][v]);
+            add(kReorderNames[k][v], p.reorder[k][v]);
             add(kSingleNames[p.subgroupShuffle][k][v], p.single[k][v]);
         }
     }

@@ -22,14 +22,14 @@ struct Pipelines {
     VkPipeline setup = VK_NULL_HANDLE; // indirect sorts: launch arguments from the GPU count
     VkPipeline reorder[kKeyWidths][kValueWidths] = {};
     VkPipeline single[kKeyWidths][kValueWidths] = {}; // the whole sort in one workgroup
-    uint32_t subgroupShuffle = 0; // 1: reorder and single are the *_shuffle variants
+    uint32_t subgroupShuffle = 0; // 1: single is the *_shuffle variant
 };
 
 struct PipelineOptions {
     TileConfig tile;       // setup, histogram and reorder
     TileConfig singleTile; // the single-workgroup sort
     uint32_t fallbackPeriod = 0;       // testing: forces look-back fallbacks (reorder.comp)
-    bool subgroupShuffle = false;      // the device has subgroup shuffles: rank in registers
+    bool subgroupShuffle = false;      // the device has subgroup shuffles: single ranks in registers
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
     // The key and value widths the sorter serves; pipelines of the others are not created.
     bool keyWidths[kKeyWidths] = {true, true};

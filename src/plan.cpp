@@ -14,11 +14,10 @@ namespace {
 // between subgroups in turns (shaders/rank.glsl), slower but never out of bounds.
 constexpr uint32_t kAssumedSmallestSubgroup = 4;
 
-// The histogram kernel keeps a thread's counts in 8-bit fields and sums 16-bit fields across a subgroup
-// of at most 128 lanes, so it could take 255 keys per thread; the reorder cannot: its keys live in
-// registers, fully unrolled, and at 255 NVIDIA's 580 driver took 343 s to build one sorter's
-// pipelines (on an H200), lavapipe minutes. Past 32 the registers spill anyway; the defaults are
-// 8 (reorder) and 16 (single workgroup), so 32 leaves tuning room and keeps creation quick.
+// The reorder keeps its keys in registers, fully unrolled: at 255 keys per thread NVIDIA's 580
+// driver took 343 s to build one sorter's pipelines (on an H200), lavapipe minutes. Past 32 the
+// registers spill anyway; the defaults are 8 (reorder) and 16 (single workgroup), so 32 leaves
+// tuning room and keeps creation quick.
 constexpr uint32_t kMaxKeysPerThread = 32;
 
 } // namespace

@@ -60,6 +60,14 @@ constexpr uint32_t kDefaultKeysPerThread = 8;
 // dispatches: its barriers span 32 subgroups.
 constexpr uint32_t kSingleKeysPerThread = 16;
 
+// Tiles each histogram workgroup counts: one while tiles are few (every multiprocessor gets
+// work), up to kHistogramMaxTiles once there are thousands (fewer global atomics on the totals).
+constexpr uint32_t kHistogramMaxTiles = 8;
+constexpr uint32_t kHistogramTilesPerStep = 1024;
+constexpr uint32_t histogramTilesPerWorkgroup(uint32_t tiles) {
+    return tiles / kHistogramTilesPerStep < 1 ? 1 : tiles / kHistogramTilesPerStep > kHistogramMaxTiles ? kHistogramMaxTiles : tiles / kHistogramTilesPerStep;
+}
+
 // The configuration of the single-workgroup sort, derived from the main one.
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main);
 

@@ -38,6 +38,7 @@ struct Builder {
         c.maxCount = in.maxCount;
         c.pass = pass;
         c.statusTable = pass % kStatusTables;
+        c.histogramTiles = histogramTilesPerWorkgroup(in.indirect ? ceilDiv(in.maxCount, in.tile.tileSize()) : c.numTiles);
         if (in.indirect) {
             s.indirect = true;
         } else {
@@ -84,7 +85,7 @@ struct Builder {
             copy.kind = StepKind::CopyCount;
             copy.barrier = Barrier::TransferToCompute;
         }
-        // Zeroes the digit totals and the tickets; for indirect sorts it also turns the copied
+        // Zeroes the digit totals and the fallback count; for indirect sorts it also turns the copied
         // count into the launch of every step below (the path a count does not take gets zero
         // workgroups).
         Step& setup = add(Kernel::Setup, 0, kSetForward);
@@ -100,7 +101,11 @@ struct Builder {
         // The digit totals of every pass at once; each reorder then finds its tile's offsets by
         // looking back over the tiles before it, in the same dispatch.
         Step& histogram = add(Kernel::Histogram, 0, kSetForward);
-        histogram.argsWord = kInfoTileArgs;
+        histogram.argsWord = kInfoHistogramArgs;
+        if (!in.indirect) {
+            histogram.grid = gridFor(ceilDiv(histogram.constants.numTiles, histogram.constants.histogramTiles),
+                                     in.maxWorkgroupCountX);
+        }
         timestampsThrough(1);
         for (uint32_t p = 0; p < passCount; ++p) {
             Step& reorder = add(Kernel::Reorder, p, p % 2 == 0 ? kSetForward : kSetBackward);

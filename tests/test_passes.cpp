@@ -203,7 +203,6 @@ void expectSetupAndHistogram(PassRig::Ranges& want, const PassRig& rig, const ho
     const uint32_t tile = rig.tile(), numTiles = (input.count + tile - 1) / tile;
     uint32_t* t = want.tables(rig.layout());
     t[vksort::kInfoFallbacks] = 0;
-    t[vksort::kInfoTickets] = t[vksort::kInfoTickets + 1] = 0;
     for (uint32_t i = 0; i < vksort::kMaxPasses * kRadix; ++i) t[vksort::kTotalsOffset + i] = 0;
     for (uint32_t pass = 0, shift = begin; shift < end; ++pass, shift += vksort::kDigitBits) {
         for (uint32_t i = 0; i < input.count; ++i) ++t[PassRig::total(pass, digitOf(input.key(i), input.keyType, order, shift, end))];
@@ -213,9 +212,18 @@ void expectSetupAndHistogram(PassRig::Ranges& want, const PassRig& rig, const ho
     }
 }
 
-void runSetupAndHistogram(const PassRig& rig, VksortOrder order, uint32_t begin, uint32_t end, uint32_t count) {
+// `histogramTiles` other than 0 replaces the program's tiles per histogram workgroup (the planner
+// gives more than one only to counts of thousands of tiles).
+void runSetupAndHistogram(const PassRig& rig, VksortOrder order, uint32_t begin, uint32_t end, uint32_t count,
+                          uint32_t histogramTiles = 0) {
     const vksort::Program program = realProgram(rig, order, begin, end, count);
-    runSteps(rig, {&findStep(program, Kernel::Setup, 0), &findStep(program, Kernel::Histogram, 0)});
+    vksort::Step histogram = findStep(program, Kernel::Histogram, 0);
+    if (histogramTiles != 0) {
+        histogram.constants.histogramTiles = histogramTiles;
+        const uint32_t numTiles = histogram.constants.numTiles;
+        histogram.grid = vksort::gridFor((numTiles + histogramTiles - 1) / histogramTiles, histogram.grid.x);
+    }
+    runSteps(rig, {&findStep(program, Kernel::Setup, 0), &histogram});
 }
 
 } // namespace
@@ -240,16 +248,19 @@ TEST_CASE("setup and histogram: every pass's digit totals, the first status tabl
         const uint32_t tile = s->tile.tileSize();
         uint32_t n = 0;
         for (const Variant& v : variants) {
-            // Whole tiles only (the vector loads), a partial last tile, and a single short tile.
-            for (uint32_t count : {4 * tile, 5 * tile + 3, tile / 2 + 1}) {
+            // Whole tiles only (the vector loads), a partial last tile, and a single short tile;
+            // each with a workgroup per tile and with three tiles per workgroup (the last one
+            // short of tiles).
+            for (uint32_t count : {4 * tile, 5 * tile + 3, tile / 2 + 1})
+            for (uint32_t histogramTiles : {1u, 3u}) {
                 ++n;
                 INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", bits " << v.shift << ":"
-                             << v.endBit << ", count " << count);
+                             << v.endBit << ", count " << count << ", tiles per histogram workgroup " << histogramTiles);
                 // A capacity above the count: the status words of tiles past it stay untouched.
                 PassRig rig(s, v.key, VKSORT_VALUE_TYPE_NONE, count + 2 * tile + 5);
                 hostdata::Data input = hostdata::generate(v.key, VKSORT_VALUE_TYPE_NONE, count, {}, count + n);
                 PassRig::Ranges before = loadWithSentinelTables(rig, input);
-                runSetupAndHistogram(rig, v.order, v.shift, v.endBit, count);
+                runSetupAndHistogram(rig, v.order, v.shift, v.endBit, count, histogramTiles);
                 PassRig::Ranges want = before;
                 expectSetupAndHistogram(want, rig, input, v.order, v.shift, v.endBit);
                 rig.check(want);
@@ -259,11 +270,10 @@ TEST_CASE("setup and histogram: every pass's digit totals, the first status tabl
     vktest::requireCleanValidation();
 }
 
-TEST_CASE("histogram at the most keys per thread: 8-bit counters as full as they get", "[passes]") {
-    // histogram.comp keeps each thread's digit counts in 8-bit fields; 32 keys per thread is the
-    // most the planner allows (src/plan.cpp says why). All-equal keys fill one field in every
-    // thread, and two alternating digits fill two fields side by side (a carry would corrupt the
-    // neighbour).
+TEST_CASE("histogram of equal and of alternating keys, at the most keys per thread", "[passes]") {
+    // histogram.comp adds once per subgroup when every lane holds the same byte, and lane by lane
+    // otherwise: all-equal keys take the first path for every byte, two alternating digits the
+    // second for the low byte. 32 keys per thread is the most the planner allows.
     VksortSorter s = vktest::sorter({16, 32});
     const uint32_t tile = s->tile.tileSize();
     REQUIRE(tile == 16 * 32);
@@ -299,8 +309,8 @@ struct ReorderVariant {
 
 // Runs one reorder step on prepared tables and checks it against the model: the stable partition
 // by this pass's digit into the other buffer; every tile's inclusive prefix published in the
-// step's status table; the other status table zeroed for this count's tiles; the ticket counted
-// every workgroup launched and the other ticket zeroed; nothing else written. A sorter made with
+// step's status table; the other status table zeroed for this count's tiles; nothing else
+// written. A sorter made with
 // debugFallbackPeriod must have counted predecessors itself (the fallback count in the info).
 void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, uint64_t seed,
                   bool forcedFallbacks) {
@@ -339,7 +349,7 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     if (vb != 0) std::memcpy(inValues, input.values.data(), input.values.size());
 
     // Tables as the steps before leave them: this pass's digit totals, its status table zeroed
-    // for this count's tiles, its ticket at zero; sentinels everywhere else.
+    // for this count's tiles; sentinels everywhere else.
     fillTables(before, rig, kSentinel);
     uint32_t* t = before.tables(l);
     auto counts = tileCounts(input, v.order, c.shift, c.endBit, tile, numTiles);
@@ -351,7 +361,6 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
         }
         t[PassRig::total(c.pass, d)] = total;
     }
-    t[vksort::kInfoTickets + c.statusTable] = 0;
     t[vksort::kInfoFallbacks] = 0;
     rig.write(before);
 
@@ -382,8 +391,6 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
             w[rig.status(c.statusTable ^ 1u, tileIndex, d)] = vksort::kStatusNotReady;
         }
     }
-    w[vksort::kInfoTickets + c.statusTable] = step.grid.x * step.grid.y;
-    w[vksort::kInfoTickets + (c.statusTable ^ 1u)] = 0;
     // How often a look-back counted a predecessor itself depends on scheduling: any number, but
     // some when forced.
     const uint32_t* got = reinterpret_cast<const uint32_t*>(rig.rig.scratch() + l.tablesOffset);

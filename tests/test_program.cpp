@@ -36,7 +36,7 @@ uint32_t countKernel(const Program& p, Kernel kernel) {
     return n;
 }
 
-// The tile-status tables alternate: each reorder uses table pass % 2 (and its ticket) and zeroes
+// The tile-status tables alternate: each reorder uses table pass % 2 and zeroes
 // the other for the next pass; the histogram zeroes table 0 for the first.
 void checkTables(const Program& p) {
     bool zeroed[kStatusTables] = {false, false};
@@ -120,15 +120,45 @@ TEST_CASE("program: a setup and one histogram step, then one reorder per pass; t
 
 TEST_CASE("program: grids past the row limit split into rows", "[program]") {
     ProgramInput in = input(200000 * 2048u, 0, 32);
-    in.maxWorkgroupCountX = 65535;
+    in.maxWorkgroupCountX = 10000;
     const Program p = build(in);
     for (uint32_t i = 0; i < p.stepCount; ++i) {
         const Step& s = p.steps[i];
         if (s.kernel != Kernel::Reorder && s.kernel != Kernel::Histogram) continue;
-        CHECK(s.grid.x == 65535);
-        CHECK(s.grid.y == 4); // 200000 tiles in rows of 65535
-        CHECK(uint64_t(s.grid.x) * s.grid.y >= s.constants.numTiles);
+        INFO("step " << i);
         CHECK(s.constants.numTiles == 200000);
+        CHECK(s.grid.x == 10000);
+        if (s.kernel == Kernel::Reorder) {
+            CHECK(s.grid.y == 20); // 200000 tiles in rows of 10000
+        } else {
+            // Thousands of tiles: the most tiles per histogram workgroup, 25000 workgroups.
+            CHECK(s.constants.histogramTiles == kHistogramMaxTiles);
+            CHECK(s.grid.y == 3);
+        }
+    }
+}
+
+TEST_CASE("program: tiles per histogram workgroup grow with the tile count", "[program]") {
+    for (uint32_t tiles : {1u, 5u, 1023u, 1024u, 2047u, 2048u, 4100u, 8191u, 8192u, 100000u}) {
+        for (bool indirect : {false, true}) {
+            ProgramInput in = input(tiles * 2048u, 0, 32);
+            in.indirect = indirect;
+            in.maxCount = indirect ? tiles * 2048u : in.count;
+            const Program p = build(in);
+            for (uint32_t i = 0; i < p.stepCount; ++i) {
+                const Step& s = p.steps[i];
+                if (s.kind != StepKind::Dispatch) continue;
+                INFO(tiles << " tiles, " << (indirect ? "indirect" : "direct") << ", step " << i);
+                // Every step carries it: the setup turns it into the histogram's indirect grid.
+                const uint32_t perGroup = s.constants.histogramTiles;
+                CHECK(perGroup == histogramTilesPerWorkgroup(tiles));
+                CHECK(perGroup >= 1);
+                CHECK(perGroup <= kHistogramMaxTiles);
+                if (s.kernel == Kernel::Histogram && !indirect) {
+                    CHECK(s.grid.x * s.grid.y == (tiles + perGroup - 1) / perGroup);
+                }
+            }
+        }
     }
 }
 
@@ -182,7 +212,8 @@ TEST_CASE("program: the indirect program launches every step from the setup's ar
         INFO("step " << i);
         CHECK(s.indirect);
         CHECK((s.constants.flags & kFlagIndirect) != 0);
-        if (s.kernel == Kernel::Reorder || s.kernel == Kernel::Histogram) CHECK(s.argsWord == kInfoTileArgs);
+        if (s.kernel == Kernel::Reorder) CHECK(s.argsWord == kInfoTileArgs);
+        if (s.kernel == Kernel::Histogram) CHECK(s.argsWord == kInfoHistogramArgs);
         if (i + 1 < p.stepCount) CHECK(s.barrier == Barrier::ComputeAndIndirect);
     }
     checkTables(p);

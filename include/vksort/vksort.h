@@ -30,7 +30,8 @@
  *   be enabled. Any subgroup size from 1 to 128 is handled, subgroups need not be full, and a
  *   driver that launches narrower subgroups than it reports still gets a correct sort. Where
  *   the device also offers subgroup shuffles (VK_SUBGROUP_FEATURE_SHUFFLE_BIT), full subgroups
- *   of 16 lanes or more rank keys in registers with them; nothing has to be enabled for that.
+ *   of 16 lanes or more rank keys in registers with them in the single-workgroup sort; nothing
+ *   has to be enabled for that.
  *
  * BINDING MODEL, AND WHY
  *   Buffers reach the shaders through ordinary storage-buffer descriptor sets, which a
@@ -287,7 +288,7 @@ uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortVal
 typedef struct VksortPipelineInfo {
     /* The shader variant it runs, e.g. "histogram_k1", "setup", "reorder_k1_v0" or
      * "single_k2_v1_shuffle": the pass, then the key width in 32-bit words (k1, k2), the value
-     * width in 32-bit words (v0 none, v1, v2), and "_shuffle" for the reorder and single
+     * width in 32-bit words (v0 none, v1, v2), and "_shuffle" for the single-workgroup sort's
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS). Unique within the sorter; a NUL-terminated string that
      * lives as long as the sorter. */
     const char* name;
