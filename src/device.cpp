@@ -63,6 +63,7 @@ VkResult queryDevice(const Functions& fn, VkPhysicalDevice physicalDevice, uint3
     DeviceInfo out;
     out.apiVersion = basic.apiVersion;
     DeviceFacts& f = out.facts;
+    f.vendorID = basic.vendorID;
     f.subgroupSize = subgroup.subgroupSize;
     f.subgroupShuffle = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) != 0;
     f.minSubgroupSize = subgroup.subgroupSize;

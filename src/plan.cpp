@@ -35,10 +35,21 @@ uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
            + 3 * 4u;         // s_tile, s_pending, s_needs
 }
 
+const TuningRow& tuningFor(const DeviceFacts& device) {
+    for (const TuningRow& row : kTuningTable) {
+        if ((row.vendorID == 0 || row.vendorID == device.vendorID) &&
+            (row.subgroupSize == 0 || row.subgroupSize == device.subgroupSize) &&
+            device.maxSharedMemoryBytes >= row.minSharedMemoryBytes) {
+            return row;
+        }
+    }
+    return kTuningTable[sizeof(kTuningTable) / sizeof(kTuningTable[0]) - 1];
+}
+
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main) {
     // Same workgroup, so the same subgroup rules; more keys per invocation while they fit.
     TileConfig c = main;
-    c.keysPerThread = std::max(main.keysPerThread, kSingleKeysPerThread);
+    c.keysPerThread = std::max(main.keysPerThread, tuningFor(device).singleKeysPerThread);
     while (c.keysPerThread > main.keysPerThread &&
            (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes || c.tileSize() > kMaxTileSize)) {
         c.keysPerThread /= 2;
@@ -74,7 +85,7 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
         }
         c.workgroupSize = workgroupOverride;
     } else {
-        c.workgroupSize = kDefaultWorkgroupSize;
+        c.workgroupSize = tuningFor(device).workgroupSize;
         while (c.workgroupSize > deviceMaxWorkgroup) c.workgroupSize /= 2;
         if (c.workgroupSize < kRadix) {
             *reason = "the device's workgroup limit " + std::to_string(deviceMaxWorkgroup) + " is below 16";
@@ -109,7 +120,7 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
     } else {
         // Shrink the tile until it fits: 16 KiB of shared memory (the Vulkan minimum) still fits
         // 256 x 8 keys.
-        c.keysPerThread = kDefaultKeysPerThread;
+        c.keysPerThread = tuningFor(device).keysPerThread;
         while (c.keysPerThread > 1 && reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.keysPerThread /= 2;
         if (reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
             *reason = "the device's shared memory (" + std::to_string(device.maxSharedMemoryBytes) +

@@ -11,6 +11,7 @@ namespace vksort {
 
 // What the planner needs to know about a device (filled from Vulkan in device.cpp).
 struct DeviceFacts {
+    uint32_t vendorID = 0;         // VkPhysicalDeviceProperties::vendorID (the tuning table's key)
     uint32_t subgroupSize = 0;     // the default size (VkPhysicalDeviceSubgroupProperties)
     uint32_t minSubgroupSize = 0;  // smallest size a compute dispatch may use
     uint32_t maxSubgroupSize = 0;  // largest size a compute dispatch may use
@@ -43,22 +44,23 @@ struct SubgroupControl {
 // Ranks inside a tile are packed into 16 bits (shaders/rank.glsl).
 constexpr uint32_t kMaxTileSize = 65536;
 
-// Tuning defaults. Each value is a starting point that fits every Vulkan 1.1 device once
-// clamped to its limits (chooseTileConfig); docs/PERFORMANCE.md records the measurements.
-//
-// 256 x 8: on an H200 (NVIDIA 580.159.04) 2^24 u32 keys sort in 0.81 ms with 256 x 8 against
-// 0.93 ms with 256 x 16, and 2^16 keys in 48 us against 62 us (sort-test --bench, 2026-11-21);
-// on an H100 with the same driver 256 x 8 gives 0.83 ms and 49 us.
-// Earlier builds measured 1.37 ms for 512 x 8 and 1.13 ms for 128 x 16. The reorder needs about
-// 110 registers at 16 keys per thread and 65 at 8, so 8 keeps twice the workgroups per
-// multiprocessor.
-constexpr uint32_t kDefaultWorkgroupSize = 256;
-constexpr uint32_t kDefaultKeysPerThread = 8;
-// The single-workgroup sort uses the main workgroup size with this many keys per invocation
-// (4096 keys with 256 invocations), or fewer where shared memory is short. On an H200 a
-// 1024 x 8 workgroup sorted 4096 keys in 45 us and 8192 in 66 us, no faster than separate
-// dispatches: its barriers span 32 subgroups.
-constexpr uint32_t kSingleKeysPerThread = 16;
+// Tuning defaults as data: the first row that matches the device chooses the tile. A key of 0
+// matches anything; every row fits every Vulkan 1.1 device once clamped to its limits
+// (chooseTileConfig). docs/PERFORMANCE.md ("Tuning table") has the measurement behind each row.
+struct TuningRow {
+    uint32_t vendorID;             // VkPhysicalDeviceProperties::vendorID, or 0
+    uint32_t subgroupSize;         // the device's default subgroup size, or 0
+    uint32_t minSharedMemoryBytes; // the row applies from this much shared memory per workgroup
+    uint32_t workgroupSize;        // invocations of the histogram and reorder workgroups
+    uint32_t keysPerThread;        // the reorder's tile is workgroupSize * keysPerThread keys
+    uint32_t singleKeysPerThread;  // the single-workgroup sort's keys per invocation
+};
+constexpr uint32_t kVendorNvidia = 0x10DE;
+inline constexpr TuningRow kTuningTable[] = {
+    {kVendorNvidia, 32, 48u * 1024u, 256, 8, 16},
+    {0, 0, 0, 256, 8, 16}, // every other device: not measured; the NVIDIA row's tile
+};
+const TuningRow& tuningFor(const DeviceFacts& device);
 
 // Tiles each histogram workgroup counts: one while tiles are few (every multiprocessor gets
 // work), up to kHistogramMaxTiles once there are thousands (fewer global atomics on the totals).

@@ -1,6 +1,8 @@
 // Planning is pure arithmetic (src/plan.cpp): tested here without a GPU.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "plan.hpp"
 
 using namespace vksort;
@@ -61,8 +63,8 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     SubgroupControl control;
     control.fullSubgroupsAvailable = true;
     REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
-    CHECK(c.workgroupSize == kDefaultWorkgroupSize);
-    CHECK(c.keysPerThread == kDefaultKeysPerThread);
+    CHECK(c.workgroupSize == tuningFor(f).workgroupSize);
+    CHECK(c.keysPerThread == tuningFor(f).keysPerThread);
     CHECK(c.fullSubgroups);
     CHECK(c.maxSubgroups == c.workgroupSize / 32);
     CHECK(reorderSharedMemoryBytes(c) <= f.maxSharedMemoryBytes);
@@ -110,7 +112,42 @@ TEST_CASE("a required subgroup size bounds every workgroup by maxComputeWorkgrou
     CHECK(reason.find("maxComputeWorkgroupSubgroups") != std::string::npos);
     control.requiredSize = 0; // no pin: the device's own limits
     REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
-    CHECK(c.workgroupSize == kDefaultWorkgroupSize);
+    CHECK(c.workgroupSize == tuningFor(f).workgroupSize);
+}
+
+TEST_CASE("tuning table: the first matching row, and a row for every device", "[plan]") {
+    DeviceFacts nvidia = typicalGpu();
+    nvidia.vendorID = kVendorNvidia;
+    CHECK(&tuningFor(nvidia) == &kTuningTable[0]);
+    // The same vendor with another subgroup size or less shared memory falls through.
+    DeviceFacts other = nvidia;
+    other.subgroupSize = 64;
+    CHECK(&tuningFor(other) != &kTuningTable[0]);
+    other = nvidia;
+    other.maxSharedMemoryBytes = 16384;
+    CHECK(&tuningFor(other) != &kTuningTable[0]);
+    // The last row matches anything, and every row's tile works on the smallest device once
+    // chooseTileConfig clamps it.
+    const TuningRow& last = kTuningTable[sizeof(kTuningTable) / sizeof(kTuningTable[0]) - 1];
+    CHECK(last.vendorID == 0);
+    CHECK(last.subgroupSize == 0);
+    CHECK(last.minSharedMemoryBytes == 0);
+    DeviceFacts unknown = typicalGpu();
+    unknown.vendorID = 0x1234;
+    CHECK(&tuningFor(unknown) == &last);
+    for (const TuningRow& row : kTuningTable) {
+        CHECK(isPowerOfTwo(row.workgroupSize));
+        CHECK(row.keysPerThread >= 1);
+        CHECK(row.singleKeysPerThread >= row.keysPerThread);
+        DeviceFacts small = typicalGpu();
+        small.vendorID = row.vendorID;
+        small.subgroupSize = row.subgroupSize != 0 ? row.subgroupSize : 32;
+        small.maxSharedMemoryBytes = std::max(row.minSharedMemoryBytes, 16384u);
+        TileConfig c;
+        std::string reason;
+        CHECK(chooseTileConfig(small, 0, 0, SubgroupControl{}, &c, &reason));
+        CHECK(reorderSharedMemoryBytes(c) <= small.maxSharedMemoryBytes);
+    }
 }
 
 TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
