@@ -20,6 +20,7 @@
 #include "toolutil.hpp"
 #include "stress.hpp"
 #include "vkcontext.hpp"
+#include "vksort_describe.h" // VKSORT_DESCRIBE, the checkout built (cmake/VksortDescribe.cmake)
 
 namespace {
 
@@ -334,10 +335,17 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& points, const Options& o) {
-    std::fprintf(f, "{\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"order\": \"%s\",\n  \"distribution\": \"%s\",\n",
-                 ctx.properties().deviceName, ctx.driverDescription().c_str(),
+// What each record carries so that numbers cannot be taken for another build's or tile's.
+void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& points, const Options& o,
+               const VksortSorterProperties& sorter) {
+    std::fprintf(f, "{\n  \"vksort_commit\": \"%s\",\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"order\": \"%s\",\n"
+                 "  \"distribution\": \"%s\",\n",
+                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                  o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str());
+    std::fprintf(f, "  \"workgroup_size\": %u,\n  \"keys_per_thread\": %u,\n  \"tile_size\": %u,\n"
+                 "  \"single_dispatch_max_count\": %u,\n  \"subgroup_size\": %u,\n",
+                 sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
+                 sorter.subgroupSize);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"results\": [\n");
@@ -359,15 +367,18 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
     std::fprintf(f, "  ]\n}\n");
 }
 
-void writeCsv(FILE* f, const std::vector<Point>& points) {
+// Every row names the build and the tile as well: a row copied out of its file still says what ran.
+void writeCsv(FILE* f, const std::vector<Point>& points, const VksortSorterProperties& sorter) {
     std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,histogram_ms,reorder_ms,fallbacks,tiles,"
-                    "bytes_per_key,copy_bytes_per_s,shader_copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified\n");
+                    "bytes_per_key,copy_bytes_per_s,shader_copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified,"
+                    "vksort_commit,workgroup_size,keys_per_thread,tile_size\n");
     for (const Point& p : points) {
-        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s\n",
+        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s,%s,%u,%u,%u\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
                      p.kinds[1].median, p.fallbacks, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
-                     p.floorMs / p.total.median, p.cpuMs, p.verified.c_str());
+                     p.floorMs / p.total.median, p.cpuMs, p.verified.c_str(), VKSORT_DESCRIBE, sorter.workgroupSize,
+                     sorter.keysPerThread, sorter.tileSize);
     }
 }
 
@@ -387,9 +398,9 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     VksortSorterProperties properties{};
     vksortGetSorterProperties(sorter, &properties);
 
-    std::printf("sort-test --bench: %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after %.1f s "
-                "warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
-                ctx.properties().deviceName, ctx.driverDescription().c_str(),
+    std::printf("sort-test --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after "
+                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
+                VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
                 bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
                 properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
@@ -470,8 +481,8 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
             }
         }
     }
-    writeTo(sweep.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o); });
-    writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points); });
+    writeTo(sweep.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o, properties); });
+    writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points, properties); });
     size_t validation = ctx.validationMessageCount();
     if (validation != 0) std::printf("sort-test --bench: %zu validation messages\n", validation);
     return allOk && validation == 0 ? 0 : 1;
