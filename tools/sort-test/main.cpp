@@ -308,15 +308,24 @@ struct Point {
     Stats total, withQueries, kinds[2];
     uint32_t fallbacks;   // look-back fallbacks of the last timed sort
     uint32_t tiles;       // tiles per pass
-    double bytesPerKey;   // the least memory traffic of this sort: keys read once by the
-                          // histogram, then read and written once per pass; values read (unless
-                          // made as argsort indices) and written once per pass
+    double bytesPerKey;   // leastBytesPerKey()
     double copyBandwidth; // bytes/s, vkCmdCopyBuffer on count * key bytes, read + written
     double shaderCopyBandwidth; // bytes/s, the same copy by a compute shader (copy.comp)
     double floorMs;       // count * bytesPerKey / the faster of the two copy bandwidths
     double cpuMs;         // std::sort wall time, 0 when not measured
     std::string verified; // "yes", "no", or "skipped"
 };
+
+// The least memory traffic per key that this pipeline's design moves (docs/PERFORMANCE.md, "The
+// floor"): the histogram reads the keys once, then every pass reads and writes keys and values
+// once (an argsort's first pass makes its values instead of reading them); a sort in one dispatch
+// (at most singleDispatchMaxCount keys, never an indirect one) reads them once and writes them once.
+double leastBytesPerKey(VksortKeyType key, VksortValueType value, uint32_t passes, bool singleDispatch) {
+    const double kb = vksortKeySize(key), vb = vksortValueSize(value);
+    const double valueReads = value == VKSORT_VALUE_TYPE_INDEX ? 0.0 : 1.0;
+    if (singleDispatch) return 2 * kb + (valueReads + 1) * vb;
+    return (2.0 * passes + 1) * kb + (2.0 * passes - (1 - valueReads)) * vb;
+}
 
 double cpuSortMs(const hostdata::Data& input, const Options& o) {
     std::vector<uint64_t> keys(input.count);
@@ -452,9 +461,9 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 for (int k = 0; k < 2; ++k) p.kinds[k] = statsOf(kinds[k]);
                 p.fallbacks = runs.empty() ? 0u : runs.back().fallbacks;
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
-                uint32_t kb = vksortKeySize(key), vb = vksortValueSize(value);
-                uint32_t valueReads = p.passes - (value == VKSORT_VALUE_TYPE_INDEX ? 1u : 0u);
-                p.bytesPerKey = double(2 * p.passes + 1) * kb + double(valueReads + p.passes) * vb;
+                uint32_t kb = vksortKeySize(key);
+                p.bytesPerKey = leastBytesPerKey(key, value, p.passes,
+                                                 !o.indirect && count <= properties.singleDispatchMaxCount);
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
