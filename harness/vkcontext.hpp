@@ -78,6 +78,7 @@ public:
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     const VkPhysicalDeviceSubgroupProperties& subgroupProperties() const { return subgroup_; }
     std::string driverDescription() const; // e.g. "NVIDIA 580.159.04" or "Mesa 22.3.6 (LLVM 15.0.6)"
+    VkDriverId driverId() const { return driver_.driverID; }
     uint32_t timestampValidBits() const { return timestampValidBits_; }
     bool validationEnabled() const { return validation_; }
 

@@ -8,7 +8,9 @@
 Each line is one (library, key, value) configuration; the dashed line of the same colour is the
 bandwidth floor sort-test measured for it (count / floor_ms: the least bytes the radix sort
 must move, over the device's measured copy bandwidth), so the gap to the floor reads straight off the
-chart. Files without a "library" field are taken to be sort-test's (vksort).
+chart. Files without a "library" field are taken to be sort-test's (vksort). The build a sort-test
+file names (its vksort commit and tile) goes into the chart's subtitle and the --details tables, and
+files from different builds are warned of.
 """
 
 import argparse
@@ -73,6 +75,7 @@ class Source:
         self.runtime = str(data.get("runtime") or "")
         self.order = data.get("order")
         self.distribution = data.get("distribution")
+        self.build = build_of(data)
         library = str(data.get("library") or "vksort")
         # A CUB sweep launched through graphs is a different measurement from one through the
         # stream: keep the two apart when both are plotted.
@@ -113,6 +116,17 @@ class Source:
             warn(f"{path}: {skipped} result(s) without key/count/time skipped")
 
 
+def build_of(data):
+    """What sort-test recorded of the build that ran ("vksort 1a2b3c4, tile 256 x 8"), None for other
+    tools; files from before sort-test recorded it say so."""
+    if data.get("library", "vksort") != "vksort":
+        return None
+    commit = data.get("vksort_commit") or "commit not recorded"
+    tile = (f", tile {data['workgroup_size']} x {data['keys_per_thread']}"
+            if "workgroup_size" in data and "keys_per_thread" in data else "")
+    return f"vksort {commit}{tile}"
+
+
 def load_objects(paths):
     """(path, top-level object) of each file that parses to a JSON object; the others are warned of."""
     for path in paths:
@@ -144,7 +158,7 @@ def check_comparable(sources):
     devices = sorted({s.device for s in sources})
     if len(devices) > 1:
         warn("files from different devices: " + "; ".join(devices) + " (lines are labelled by device)")
-    for field in ("order", "distribution"):
+    for field in ("order", "distribution", "build"):
         seen = sorted({str(getattr(s, field)) for s in sources if getattr(s, field) is not None})
         if len(seen) > 1:
             warn(f"files differ in {field}: {', '.join(seen)}")
@@ -178,8 +192,8 @@ def title_of(sources):
     devices = sorted({s.device for s in sources})
     drivers = []
     for s in sources:
-        text = s.library + ": " + ", ".join(x for x in (s.driver, s.runtime) if x)
-        if text not in drivers and (s.driver or s.runtime):
+        text = s.library + ": " + ", ".join(x for x in (s.driver, s.runtime, s.build) if x)
+        if text not in drivers and (s.driver or s.runtime or s.build):
             drivers.append(text)
     return "Radix sort throughput, " + " / ".join(devices), "\n".join(drivers)
 
@@ -345,11 +359,13 @@ def pow2_name(count):
 def details(paths):
     """Markdown: one table per vksort (key, value), every timing field sort-test wrote, with CUB's
     median for the same point where a CUB file is given (docs/PERFORMANCE.md's tables)."""
-    vksort, cub = [], {}
-    for _, data in load_objects(paths):
+    vksort, cub, builds = [], {}, []
+    for path, data in load_objects(paths):
         results = data.get("results")
         if not isinstance(results, list):
             continue
+        if build_of(data):
+            builds.append(f"{build_of(data)} ({path})")
         for entry in results:
             if not isinstance(entry, dict) or number(entry, "count") is None:
                 continue
@@ -368,6 +384,7 @@ def details(paths):
         v = number(entry, field)
         return "-" if v is None else format(v * scale, spec)
 
+    print("Built from: " + "; ".join(builds) + "\n")
     for key, value in configs:
         print(f"### {key} keys, {value} values\n")
         print("| count | median ms (min-max) | Gkeys/s | histogram/scan/reorder ms | B/key | shader copy GB/s | floor ms "

@@ -20,6 +20,7 @@
 #include "toolutil.hpp"
 #include "stress.hpp"
 #include "vkcontext.hpp"
+#include "vksort_describe.h" // VKSORT_DESCRIBE, the checkout built (cmake/VksortDescribe.cmake)
 
 namespace {
 
@@ -210,6 +211,38 @@ VksortSortInfo withOptions(VksortSortInfo info, const Options& o) {
     return info;
 }
 
+// The sorted bits as BEGIN:END, with the key's width as END when --bits was not given (its 0:0
+// means all bits); one range per key width in a sweep of several.
+std::string bitRange(const Options& o, const std::vector<VksortKeyType>& keyTypes) {
+    std::vector<uint32_t> widths;
+    for (VksortKeyType k : keyTypes) {
+        const uint32_t bits = hostdata::keyBits(k);
+        if (std::find(widths.begin(), widths.end(), bits) == widths.end()) widths.push_back(bits);
+    }
+    std::string text;
+    for (uint32_t bits : widths) {
+        if (!text.empty()) text += ", ";
+        text += std::to_string(o.beginBit) + ":" + std::to_string(o.endBit != 0 ? o.endBit : bits);
+        if (widths.size() > 1) text += " (" + std::to_string(bits) + "-bit keys)";
+    }
+    return text;
+}
+
+// A rate with three significant digits and an SI prefix before `unit` ("20.2 Gkeys/s" on a GPU,
+// "335 kkeys/s" on lavapipe): a fixed unit printed 0.000 Gkeys/s on slow devices.
+std::string siRate(double perSecond, const char* unit) {
+    static const char* const prefixes[] = {"", "k", "M", "G", "T"};
+    size_t p = 0;
+    while (p + 1 < sizeof prefixes / sizeof prefixes[0] && perSecond >= 999.5) {
+        perSecond /= 1000;
+        ++p;
+    }
+    char text[48];
+    const int decimals = perSecond < 9.995 ? 2 : perSecond < 99.95 ? 1 : 0;
+    std::snprintf(text, sizeof text, "%.*f %s%s", decimals, perSecond, prefixes[p], unit);
+    return text;
+}
+
 hostdata::Verdict sortAndVerify(SortRig& rig, const hostdata::Data& input, const VksortSortInfo& info, RunTimes* times) {
     std::vector<uint8_t> keys, values;
     *times = rig.sortOnce(info, &keys, &values);
@@ -243,12 +276,16 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     double rate = median > 0 ? double(o.count) / (median * 1e-3) : 0.0;
     size_t validation = ctx.validationMessageCount();
     std::string validationNote = validation ? ", " + std::to_string(validation) + " validation messages" : "";
-    std::printf("sort-test: %s | %s | %s keys, %s values, %s, %s, bits %u:%u | %u keys | GPU %.3f ms (median of %u) | "
-                "%.3f Gkeys/s | %s | %s%s\n",
+    // Each sort is submitted alone, after an upload, on a device that idled while the host
+    // generated and verified: a GPU runs it at idle clocks (an H100 took 11.2 ms for 2^24 keys
+    // that --bench sorts in 2.3 ms), so the line says what the figure is.
+    const std::string timed = o.repeat == 1 ? "one sort" : "median of " + std::to_string(o.repeat) + " sorts";
+    std::printf("sort-test: %s | %s | %s keys, %s values, %s, %s, bits %s | %u keys | GPU %.3f ms, %s (%s from idle, "
+                "no warm-up: --bench for speed) | %s | %s%s\n",
                 ctx.properties().deviceName, ctx.driverDescription().c_str(), hostdata::toString(o.keyType),
                 hostdata::toString(o.valueType), o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc",
-                hostdata::toString(o.dist).c_str(), o.beginBit, o.endBit == 0 ? hostdata::keyBits(o.keyType) : o.endBit,
-                o.count, median, o.repeat, rate * 1e-9, formatsNote(o).c_str(), allVerified ? "verified" : "FAILED",
+                hostdata::toString(o.dist).c_str(), bitRange(o, {o.keyType}).c_str(), o.count, median,
+                siRate(rate, "keys/s").c_str(), timed.c_str(), formatsNote(o).c_str(), allVerified ? "verified" : "FAILED",
                 validationNote.c_str());
     if (o.timings) {
         const uint32_t tiles = (o.count + rig.tileSize() - 1) / rig.tileSize();
@@ -271,15 +308,24 @@ struct Point {
     Stats total, withQueries, kinds[2];
     uint32_t fallbacks;   // look-back fallbacks of the last timed sort
     uint32_t tiles;       // tiles per pass
-    double bytesPerKey;   // the least memory traffic of this sort: keys read once by the
-                          // histogram, then read and written once per pass; values read (unless
-                          // made as argsort indices) and written once per pass
+    double bytesPerKey;   // leastBytesPerKey()
     double copyBandwidth; // bytes/s, vkCmdCopyBuffer on count * key bytes, read + written
     double shaderCopyBandwidth; // bytes/s, the same copy by a compute shader (copy.comp)
     double floorMs;       // count * bytesPerKey / the faster of the two copy bandwidths
     double cpuMs;         // std::sort wall time, 0 when not measured
     std::string verified; // "yes", "no", or "skipped"
 };
+
+// The least memory traffic per key that this pipeline's design moves (docs/PERFORMANCE.md, "The
+// floor"): the histogram reads the keys once, then every pass reads and writes keys and values
+// once (an argsort's first pass makes its values instead of reading them); a sort in one dispatch
+// (at most singleDispatchMaxCount keys, never an indirect one) reads them once and writes them once.
+double leastBytesPerKey(VksortKeyType key, VksortValueType value, uint32_t passes, bool singleDispatch) {
+    const double kb = vksortKeySize(key), vb = vksortValueSize(value);
+    const double valueReads = value == VKSORT_VALUE_TYPE_INDEX ? 0.0 : 1.0;
+    if (singleDispatch) return 2 * kb + (valueReads + 1) * vb;
+    return (2.0 * passes + 1) * kb + (2.0 * passes - (1 - valueReads)) * vb;
+}
 
 double cpuSortMs(const hostdata::Data& input, const Options& o) {
     std::vector<uint64_t> keys(input.count);
@@ -298,10 +344,17 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& points, const Options& o) {
-    std::fprintf(f, "{\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"order\": \"%s\",\n  \"distribution\": \"%s\",\n",
-                 ctx.properties().deviceName, ctx.driverDescription().c_str(),
+// What each record carries so that numbers cannot be taken for another build's or tile's.
+void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& points, const Options& o,
+               const VksortSorterProperties& sorter) {
+    std::fprintf(f, "{\n  \"vksort_commit\": \"%s\",\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"order\": \"%s\",\n"
+                 "  \"distribution\": \"%s\",\n",
+                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                  o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str());
+    std::fprintf(f, "  \"workgroup_size\": %u,\n  \"keys_per_thread\": %u,\n  \"tile_size\": %u,\n"
+                 "  \"single_dispatch_max_count\": %u,\n  \"subgroup_size\": %u,\n",
+                 sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
+                 sorter.subgroupSize);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"results\": [\n");
@@ -323,15 +376,18 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
     std::fprintf(f, "  ]\n}\n");
 }
 
-void writeCsv(FILE* f, const std::vector<Point>& points) {
+// Every row names the build and the tile as well: a row copied out of its file still says what ran.
+void writeCsv(FILE* f, const std::vector<Point>& points, const VksortSorterProperties& sorter) {
     std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,histogram_ms,reorder_ms,fallbacks,tiles,"
-                    "bytes_per_key,copy_bytes_per_s,shader_copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified\n");
+                    "bytes_per_key,copy_bytes_per_s,shader_copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified,"
+                    "vksort_commit,workgroup_size,keys_per_thread,tile_size\n");
     for (const Point& p : points) {
-        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s\n",
+        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s,%s,%u,%u,%u\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
                      p.kinds[1].median, p.fallbacks, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
-                     p.floorMs / p.total.median, p.cpuMs, p.verified.c_str());
+                     p.floorMs / p.total.median, p.cpuMs, p.verified.c_str(), VKSORT_DESCRIBE, sorter.workgroupSize,
+                     sorter.keysPerThread, sorter.tileSize);
     }
 }
 
@@ -351,15 +407,16 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     VksortSorterProperties properties{};
     vksortGetSorterProperties(sorter, &properties);
 
-    std::printf("sort-test --bench: %s | %s | %s order, %s keys, bits %u:%u, %u timed sorts per point after %.1f s "
-                "warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
-                ctx.properties().deviceName, ctx.driverDescription().c_str(),
-                o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(), o.beginBit,
-                o.endBit, sweep.reps, sweep.warmup, properties.tileSize, properties.workgroupSize, properties.keysPerThread,
-                properties.singleDispatchMaxCount, properties.subgroupSize, formatsNote(o).c_str());
-    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %7s %7s %8s %6s %9s %8s %4s\n", "key", "value",
-                "count", "median", "min", "max", "Gkeys/s", "hist", "reorder", "fb/tile", "w/q", "B/key", "cmdGB/s",
-                "shdGB/s", "floor", "floor%", "cpu ms", "speedup", "ok");
+    std::printf("sort-test --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after "
+                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
+                VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
+                o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
+                bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
+                properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
+                properties.subgroupSize, formatsNote(o).c_str());
+    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
+                "count", "median", "min", "max", "keys/s", "hist", "reorder", "fb/tile", "w/q", "B/key", "cmd B/s",
+                "shd B/s", "floor", "floor%", "cpu ms", "speedup", "ok");
 
     std::vector<Point> points;
     bool allOk = true;
@@ -404,29 +461,37 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 for (int k = 0; k < 2; ++k) p.kinds[k] = statsOf(kinds[k]);
                 p.fallbacks = runs.empty() ? 0u : runs.back().fallbacks;
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
-                uint32_t kb = vksortKeySize(key), vb = vksortValueSize(value);
-                uint32_t valueReads = p.passes - (value == VKSORT_VALUE_TYPE_INDEX ? 1u : 0u);
-                p.bytesPerKey = double(2 * p.passes + 1) * kb + double(valueReads + p.passes) * vb;
+                uint32_t kb = vksortKeySize(key);
+                p.bytesPerKey = leastBytesPerKey(key, value, p.passes,
+                                                 !o.indirect && count <= properties.singleDispatchMaxCount);
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
                 p.floorMs = best > 0 ? double(count) * p.bytesPerKey / best * 1e3 : 0.0;
                 points.push_back(p);
                 double rate = double(count) / (p.total.median * 1e-3);
-                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8.3f %8.4f %8.4f %8.4f %8.4f %6.0f %7.0f %7.0f %8.4f %5.1f%% "
-                            "%9.3f %8.1f %4s\n",
+                // std::sort is not run above --cpu-max: "-" there, not 0.
+                auto measured = [](double v, const char* format) {
+                    char text[32] = "-";
+                    if (v > 0) std::snprintf(text, sizeof text, format, v);
+                    return std::string(text);
+                };
+                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8s %8.4f %8.4f %8.4f %8.4f %6.0f %8s %8s %8.4f %5.1f%% "
+                            "%9s %8s %4s\n",
                             hostdata::toString(key), hostdata::toString(value), count, p.total.median, p.total.min,
-                            p.total.max, rate * 1e-9, p.kinds[0].median, p.kinds[1].median,
+                            p.total.max, siRate(rate, "").c_str(), p.kinds[0].median, p.kinds[1].median,
                             p.tiles * p.passes != 0 ? double(p.fallbacks) / (double(p.tiles) * p.passes) : 0.0,
-                            p.withQueries.median, p.bytesPerKey, p.copyBandwidth * 1e-9, p.shaderCopyBandwidth * 1e-9,
-                            p.floorMs, 100.0 * p.floorMs / p.total.median,
-                            p.cpuMs, p.cpuMs > 0 ? p.cpuMs / p.total.median : 0.0, p.verified.c_str());
+                            p.withQueries.median, p.bytesPerKey, siRate(p.copyBandwidth, "").c_str(),
+                            siRate(p.shaderCopyBandwidth, "").c_str(), p.floorMs, 100.0 * p.floorMs / p.total.median,
+                            measured(p.cpuMs, "%.3f").c_str(),
+                            measured(p.cpuMs / p.total.median, p.cpuMs >= 100 * p.total.median ? "%.0f" : "%.3g").c_str(),
+                            p.verified.c_str());
                 std::fflush(stdout);
             }
         }
     }
-    writeTo(sweep.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o); });
-    writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points); });
+    writeTo(sweep.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o, properties); });
+    writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points, properties); });
     size_t validation = ctx.validationMessageCount();
     if (validation != 0) std::printf("sort-test --bench: %zu validation messages\n", validation);
     return allOk && validation == 0 ? 0 : 1;
