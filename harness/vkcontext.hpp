@@ -1,4 +1,5 @@
-// A small Vulkan harness for vksort's tools, tests and examples: instance and device through
+// A small Vulkan harness for vksort's tools and tests (the examples start Vulkan themselves, in
+// examples/common, as a renderer would): instance and device through
 // volk, the Khronos validation layer with synchronization validation whenever it is installed,
 // buffers, one-shot submissions. Not part of the library: a renderer brings its own.
 #pragma once

@@ -127,9 +127,8 @@ void rankTile() {
         rankKeys(groups, group);
         barrier();
     } else {
-        // The subgroups of a group take turns in input order, a barrier apart. (A separate path:
-        // a barrier inside a loop around the unrolled steps slows the usual case, on lavapipe
-        // by a third.)
+        // The subgroups of a group take turns in input order, a barrier apart. A path of its own,
+        // so that the usual case has no barrier inside a loop around the unrolled steps.
         for (uint turn = 0u; turn < share; ++turn) {
             if (gl_SubgroupID % share == turn) rankKeys(groups, group);
             barrier();

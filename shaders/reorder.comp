@@ -182,7 +182,7 @@ void main() {
         s_digitTotal[invocation] = tables[totalsEntry(pc.pass, invocation)];
         s_tilePrefix[invocation] = 0u;
         // The next pass's status table: its last reader, the previous pass, is done.
-        tables[statusEntry(pc.statusTable ^ 1u, tile, invocation)] = kStatusNotReady;
+        tables[statusEntry(pc.nextStatusTable, tile, invocation)] = kStatusNotReady;
     }
     if (invocation < kRadix) {
         s_next[invocation] = tile;

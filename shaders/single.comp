@@ -4,7 +4,7 @@
 // One dispatch instead of a histogram and a reorder per pass, so small counts cost microseconds.
 //
 // pc.shift is the first pass's lowest bit and pc.endBit the end of the sorted range; the output
-// binding is wherever the multi-pass sort would leave its result (see src/record.cpp), which may
+// binding is wherever the multi-pass sort would leave its result (see src/program.cpp), which may
 // be the input buffer itself: every key is read before any is written.
 
 #define VKSORT_RESTRICT

@@ -53,7 +53,7 @@ VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the ta
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
- * for every step. 48 bytes, under the 128 bytes every device offers. */
+ * for every step. 52 bytes, under the 128 bytes every device offers. */
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect: tables[kInfoCount]) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
@@ -64,11 +64,12 @@ struct VksortPushConstants {
     VKSORT_U32 maxCount;   /* the bindings' capacity: the setup clamps indirect counts to it */
     VKSORT_U32 pass;       /* the reorder's digit pass: its row of the digit totals */
     VKSORT_U32 statusTable;    /* the reorder's tile-status table: pass % 2 */
+    VKSORT_U32 nextStatusTable; /* the reorder: the table the next pass uses, which it zeroes */
     VKSORT_U32 singleMaxCount; /* setup: counts up to this take the single-workgroup sort */
     VKSORT_U32 dispatchWidth;  /* setup: the most workgroups per grid row */
     VKSORT_U32 histogramTiles; /* histogram (and setup): tiles counted per histogram workgroup */
 };
-VKSORT_CONST kPushConstantsSize = 48u;
+VKSORT_CONST kPushConstantsSize = 52u;
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
 /* [0, kInfoWords)         info: runtime count, tile count, indirect arguments
@@ -105,7 +106,7 @@ VKSORT_CONST kStatusValueMask = (1u << 30) - 1u; /* counts fit 30 bits: at most 
 VKSORT_CONST kLookbackPolls = 4u;
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 48 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 52 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kStatusOffset % 4u == 0u, "status rows are read as 16-byte vectors (reorder.comp)");
 static_assert(kInfoSingleArgs + 3u <= kInfoHistogramArgs && kInfoHistogramArgs + 3u <= kInfoWords, "info fits");

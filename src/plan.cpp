@@ -14,10 +14,9 @@ namespace {
 // between subgroups in turns (shaders/rank.glsl), slower but never out of bounds.
 constexpr uint32_t kAssumedSmallestSubgroup = 4;
 
-// The reorder keeps its keys in registers, fully unrolled: at 255 keys per thread NVIDIA's 580
-// driver took 343 s to build one sorter's pipelines (on an H200), lavapipe minutes. Past 32 the
-// registers spill anyway; the defaults are 8 (reorder) and 16 (single workgroup), so 32 leaves
-// tuning room and keeps creation quick.
+// The reorder keeps its keys in registers, fully unrolled: past 32 keys per thread they spill, and
+// the drivers' compile time grows with the unrolled code (docs/PERFORMANCE.md, sorter creation).
+// The tuning table's rows use 8 (reorder) and 16 (single workgroup), so 32 leaves tuning room.
 constexpr uint32_t kMaxKeysPerThread = 32;
 
 } // namespace

@@ -38,6 +38,7 @@ struct Builder {
         c.maxCount = in.maxCount;
         c.pass = pass;
         c.statusTable = pass % kStatusTables;
+        c.nextStatusTable = (pass + 1) % kStatusTables;
         c.histogramTiles = histogramTilesPerWorkgroup(in.indirect ? ceilDiv(in.maxCount, in.tile.tileSize()) : c.numTiles);
         if (in.indirect) {
             s.indirect = true;

@@ -51,8 +51,11 @@ void checkTables(const Program& p) {
         CHECK(c.statusTable == s.pass % kStatusTables);
         CHECK(c.pass == s.pass);
         CHECK(zeroed[c.statusTable]);
+        // The table the reorder zeroes is the one the next reorder uses.
+        REQUIRE(c.nextStatusTable < kStatusTables);
+        CHECK(c.nextStatusTable != c.statusTable);
         zeroed[c.statusTable] = false; // used: dirty until the next pass zeroes it
-        zeroed[c.statusTable ^ 1u] = true;
+        zeroed[c.nextStatusTable] = true;
     }
 }
 
