@@ -27,16 +27,14 @@ void main() {
     tables[kInfoFallbacks] = 0u;
     if ((pc.flags & kFlagIndirect) == 0u) return;
     uint count = min(tables[kInfoRequested], pc.maxCount);
-    uint tiles = count / TILE_SIZE + (count % TILE_SIZE != 0u ? 1u : 0u);
-    bool single = count <= pc.singleMaxCount;
+    uint tiles = vksortCeilDiv(count, TILE_SIZE);
+    bool single = vksortSingleWorkgroup(count, pc.singleMaxCount);
     tables[kInfoCount] = count;
     tables[kInfoNumTiles] = tiles;
-    uint width = min(tiles, pc.dispatchWidth);
-    uint rows = width == 0u ? 1u : tiles / width + (tiles % width != 0u ? 1u : 0u);
-    writeArgs(kInfoTileArgs, single ? 0u : width, rows);
-    uint groups = tiles / pc.histogramTiles + (tiles % pc.histogramTiles != 0u ? 1u : 0u);
-    uint groupWidth = min(groups, pc.dispatchWidth);
-    uint groupRows = groupWidth == 0u ? 1u : groups / groupWidth + (groups % groupWidth != 0u ? 1u : 0u);
-    writeArgs(kInfoHistogramArgs, single ? 0u : groupWidth, groupRows);
+    uint passGroups = single ? 0u : tiles;
+    writeArgs(kInfoTileArgs, vksortGridWidth(passGroups, pc.dispatchWidth), vksortGridRows(passGroups, pc.dispatchWidth));
+    uint histogramGroups = single ? 0u : vksortCeilDiv(tiles, pc.histogramTiles);
+    writeArgs(kInfoHistogramArgs, vksortGridWidth(histogramGroups, pc.dispatchWidth),
+              vksortGridRows(histogramGroups, pc.dispatchWidth));
     writeArgs(kInfoSingleArgs, single && count > 0u ? 1u : 0u, 1u);
 }

@@ -12,10 +12,12 @@
 #ifdef GL_core_profile
 #define VKSORT_U32 uint
 #define VKSORT_CONST const uint
+#define VKSORT_FUNC
 #else
 #include <cstdint>
 #define VKSORT_U32 uint32_t
 #define VKSORT_CONST constexpr uint32_t
+#define VKSORT_FUNC constexpr inline
 namespace vksort {
 #endif
 
@@ -70,6 +72,20 @@ struct VksortPushConstants {
     VKSORT_U32 histogramTiles; /* histogram (and setup): tiles counted per histogram workgroup */
 };
 VKSORT_CONST kPushConstantsSize = 52u;
+
+/* ---- Launch rules ------------------------------------------------------------------------ */
+/* The host plans direct sorts with these (src/plan.cpp, src/program.cpp); the setup dispatch
+ * applies the same functions to an indirect sort's count on the GPU. */
+VKSORT_FUNC VKSORT_U32 vksortCeilDiv(VKSORT_U32 a, VKSORT_U32 b) { return a / b + (a % b != 0u ? 1u : 0u); }
+/* A grid of `workgroups` in rows of at most maxX workgroups: its width and its number of rows. */
+VKSORT_FUNC VKSORT_U32 vksortGridWidth(VKSORT_U32 workgroups, VKSORT_U32 maxX) {
+    return workgroups < maxX ? workgroups : maxX;
+}
+VKSORT_FUNC VKSORT_U32 vksortGridRows(VKSORT_U32 workgroups, VKSORT_U32 maxX) {
+    return workgroups == 0u ? 0u : vksortCeilDiv(workgroups, vksortGridWidth(workgroups, maxX));
+}
+/* Whether a sort of `count` keys is the single-workgroup sort rather than the digit passes. */
+VKSORT_FUNC bool vksortSingleWorkgroup(VKSORT_U32 count, VKSORT_U32 singleMaxCount) { return count <= singleMaxCount; }
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
 /* [0, kInfoWords)         info: runtime count, tile count, indirect arguments

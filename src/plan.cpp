@@ -177,11 +177,7 @@ bool planPasses(uint32_t keyBits, uint32_t beginBit, uint32_t endBit, PassPlan* 
 }
 
 Grid gridFor(uint32_t workgroups, uint32_t maxX) {
-    Grid grid;
-    if (workgroups == 0) return grid;
-    grid.x = std::min(workgroups, maxX);
-    grid.y = ceilDiv(workgroups, grid.x);
-    return grid;
+    return Grid{vksortGridWidth(workgroups, maxX), vksortGridRows(workgroups, maxX)};
 }
 
 } // namespace vksort

@@ -87,7 +87,7 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
 // size at most maxComputeWorkgroupSubgroups subgroups of that size.
 uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& control);
 
-constexpr uint32_t ceilDiv(uint32_t a, uint32_t b) { return a / b + (a % b != 0 ? 1u : 0u); }
+constexpr uint32_t ceilDiv(uint32_t a, uint32_t b) { return vksortCeilDiv(a, b); }
 constexpr uint64_t alignUp(uint64_t value, uint64_t alignment) {
     return (value + alignment - 1) / alignment * alignment;
 }

@@ -72,7 +72,7 @@ struct Builder {
             out.leadingTimestamps = out.timestampCount; // nothing to sort; a profiler still gets its queries
             return;
         }
-        if (!in.indirect && in.count <= in.singleMaxCount) {
+        if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {
             Step& single = add(Kernel::Single, 0, singleSet);
             single.constants.flags |= indexFlag;
             single.grid = Grid{1, 1};
