@@ -30,8 +30,12 @@ uint32_t singleSharedMemoryBytes(const TileConfig& config) {
 
 uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
     return singleSharedMemoryBytes(config)
-           + 5 * kRadix * 4u // s_digitOffset, s_digitTotal, s_count, s_tilePrefix, s_fallback
-           + 3 * 4u;         // s_tile, s_pending, s_needs
+           + 9 * kRadix * 4u // per digit: offset, total, count, prefix, next, polls, fallback, stop (two steps)
+           + 3 * 4u;         // the last step that must go on; the fallback tile of two steps
+}
+
+uint32_t histogramSharedMemoryBytes(const TileConfig&) {
+    return kMaxPasses / 2 * 256 * 4u; // counts per byte of the sorted bits
 }
 
 const TuningRow& tuningFor(const DeviceFacts& device) {
@@ -126,6 +130,12 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
                       " bytes) cannot hold even one key per invocation";
             return false;
         }
+    }
+    // The histogram's counters take 8 KiB, half the Vulkan minimum: never the limit.
+    if (histogramSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
+        *reason = "the histogram needs " + std::to_string(histogramSharedMemoryBytes(c)) +
+                  " bytes of shared memory; the device has " + std::to_string(device.maxSharedMemoryBytes);
+        return false;
     }
     *config = c;
     return true;

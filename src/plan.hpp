@@ -73,8 +73,10 @@ constexpr uint32_t histogramTilesPerWorkgroup(uint32_t tiles) {
 // The configuration of the single-workgroup sort, derived from the main one.
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main);
 
-// Shared memory the reorder pass (the largest user) needs for a configuration, in bytes.
+// Shared memory each kernel declares for a configuration, in bytes (tests/test_shared_memory.cpp
+// checks them against the compiled SPIR-V). The reorder is the largest user of the tile's.
 uint32_t reorderSharedMemoryBytes(const TileConfig& config);
+uint32_t histogramSharedMemoryBytes(const TileConfig& config);
 // Shared memory the single-workgroup sort needs, in bytes.
 uint32_t singleSharedMemoryBytes(const TileConfig& config);
 
