@@ -4,7 +4,7 @@
 // Digit counters per group of subgroups, digit-major ([digit * groups + group]), so that after an
 // exclusive scan each entry is where that group's keys of that digit start in the tile. A group is
 // one subgroup unless the device launched more than MAX_SUBGROUPS (see counterGroups()).
-shared uint s_histogram[kRadix * MAX_SUBGROUPS];
+shared uint s_digitCounters[kRadix * MAX_SUBGROUPS];
 
 // Subgroups sharing one set of counters: 1 unless the launch has more subgroups than the counters
 // were sized for. Consecutive subgroups share, so a group's keys stay contiguous in input order.
@@ -17,11 +17,11 @@ uint counterGroups() {
 // Per key of this invocation: the digit in bits 16 and up, and (after rankTile) the key's sorted
 // position in the tile in bits 0-15 (tiles hold at most 65536 keys, which the host checks).
 // One word per key instead of two keeps the register count, and so the occupancy, up.
-uint g_rank[KEYS_PER_THREAD];
+uint g_digitRank[KEYS_PER_THREAD];
 
-uint rankOf(uint j) { return g_rank[j] & 0xFFFFu; }
+uint rankOf(uint j) { return g_digitRank[j] & 0xFFFFu; }
 
-// Exclusive scan, in place, of the first `n` entries of s_histogram (all of them written before
+// Exclusive scan, in place, of the first `n` entries of s_digitCounters (all of them written before
 // a barrier). With full subgroups of w lanes and n <= 4w (128 entries for 32 lanes), subgroup 0
 // alone scans them, four per lane, and one barrier publishes the result. Otherwise each
 // invocation sums a short run of consecutive entries and the runs' sums are scanned across the
@@ -32,11 +32,11 @@ void scanHistogram(uint n) {
             uint begin = min(gl_SubgroupInvocationID * 4u, n);
             uint end = min(begin + 4u, n);
             uint sum = 0u;
-            for (uint i = begin; i < end; ++i) sum += s_histogram[i];
+            for (uint i = begin; i < end; ++i) sum += s_digitCounters[i];
             uint running = subgroupExclusiveAdd(sum);
             for (uint i = begin; i < end; ++i) {
-                uint count = s_histogram[i];
-                s_histogram[i] = running;
+                uint count = s_digitCounters[i];
+                s_digitCounters[i] = running;
                 running += count;
             }
         }
@@ -47,12 +47,12 @@ void scanHistogram(uint n) {
     uint begin = min(gl_LocalInvocationIndex * perInvocation, n);
     uint end = min(begin + perInvocation, n);
     uint sum = 0u;
-    for (uint i = begin; i < end; ++i) sum += s_histogram[i];
+    for (uint i = begin; i < end; ++i) sum += s_digitCounters[i];
     uint total;
     uint running = workgroupExclusiveScan(sum, total);
     for (uint i = begin; i < end; ++i) {
-        uint count = s_histogram[i];
-        s_histogram[i] = running;
+        uint count = s_digitCounters[i];
+        s_digitCounters[i] = running;
         running += count;
     }
     barrier();
@@ -69,18 +69,18 @@ void rankKeysInRegisters(uint groups, uint group) {
     uint lane = gl_SubgroupInvocationID;
     uint running = 0u;
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint digit = g_rank[j] >> 16u;
-        uvec4 peers = uvec4(0xFFFFFFFFu), lanesOfMine = uvec4(0xFFFFFFFFu);
+        uint digit = g_digitRank[j] >> 16u;
+        uvec4 peers = uvec4(0xFFFFFFFFu), laneDigitPeers = uvec4(0xFFFFFFFFu);
         [[unroll]] for (uint b = 0u; b < kDigitBits; ++b) {
             uvec4 ballot = subgroupBallot(((digit >> b) & 1u) != 0u);
             peers &= ((digit >> b) & 1u) != 0u ? ballot : ~ballot;
-            lanesOfMine &= ((lane >> b) & 1u) != 0u ? ballot : ~ballot;
+            laneDigitPeers &= ((lane >> b) & 1u) != 0u ? ballot : ~ballot;
         }
         uint seen = subgroupShuffle(running, digit);
-        running += lane < kRadix ? subgroupBallotBitCount(lanesOfMine) : 0u;
-        g_rank[j] += seen + subgroupBallotExclusiveBitCount(peers);
+        running += lane < kRadix ? subgroupBallotBitCount(laneDigitPeers) : 0u;
+        g_digitRank[j] += seen + subgroupBallotExclusiveBitCount(peers);
     }
-    if (lane < kRadix) s_histogram[lane * groups + group] = running;
+    if (lane < kRadix) s_digitCounters[lane * groups + group] = running;
 }
 #endif
 
@@ -96,22 +96,22 @@ void rankKeys(uint groups, uint group) {
     }
 #endif
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint digit = g_rank[j] >> 16u;
+        uint digit = g_digitRank[j] >> 16u;
         uvec4 peers = matchDigit(digit);
         uint before = subgroupBallotExclusiveBitCount(peers);
         uint count = subgroupBallotBitCount(peers);
         uint counter = digit * groups + group;
-        uint seen = s_histogram[counter];
+        uint seen = s_digitCounters[counter];
         // subgroupBarrier() orders shared memory too (GL_KHR_shader_subgroup): every peer reads
         // the counter before the last peer advances it, and the next step sees the new value.
         subgroupBarrier();
-        if (before + 1u == count) s_histogram[counter] = seen + count;
+        if (before + 1u == count) s_digitCounters[counter] = seen + count;
         subgroupBarrier();
-        g_rank[j] += seen + before;
+        g_digitRank[j] += seen + before;
     }
 }
 
-// Ranks every key of the tile by its digit (g_rank[j] = digit << 16 on entry), stably: keys of
+// Ranks every key of the tile by its digit (g_digitRank[j] = digit << 16 on entry), stably: keys of
 // a smaller digit first, equal digits in input order (subgroup chunk, then step, then lane; see
 // tileLayout). On return rankOf(j) is the sorted position of this invocation's key j and
 // localDigitStart(d) is where digit d begins.
@@ -120,7 +120,7 @@ void rankTile() {
     uint groups = counterGroups();
     uint group = gl_SubgroupID / share;
     for (uint i = gl_LocalInvocationIndex; i < kRadix * groups; i += gl_WorkGroupSize.x) {
-        s_histogram[i] = 0u;
+        s_digitCounters[i] = 0u;
     }
     barrier();
     if (share == 1u) {
@@ -136,12 +136,12 @@ void rankTile() {
     }
     scanHistogram(kRadix * groups);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        g_rank[j] += s_histogram[(g_rank[j] >> 16u) * groups + group];
+        g_digitRank[j] += s_digitCounters[(g_digitRank[j] >> 16u) * groups + group];
     }
 }
 
 uint localDigitStart(uint digit) {
-    return s_histogram[digit * counterGroups()];
+    return s_digitCounters[digit * counterGroups()];
 }
 
 // One 32-bit word per key goes to its rank in shared memory; each invocation then takes back the

@@ -199,7 +199,7 @@ void main() {
     // the stable rank puts them after every real key, at sorted slots >= valid, never written.
     DigitMap map = digitMap(pc.shift, pc.endBit);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        g_rank[j] = (tileSlot(place, j) < valid ? digitOf(keys[j], map) : map.mask) << 16u;
+        g_digitRank[j] = (tileSlot(place, j) < valid ? digitOf(keys[j], map) : map.mask) << 16u;
     }
 
     rankTile(); // (its barriers also publish the shared words written above)

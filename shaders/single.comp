@@ -60,7 +60,7 @@ void main() {
 #else
             Key key = uvec2(low[j], high[j]);
 #endif
-            g_rank[j] = (tileSlot(place, j) < count ? digitOf(key, map) : map.mask) << 16u;
+            g_digitRank[j] = (tileSlot(place, j) < count ? digitOf(key, map) : map.mask) << 16u;
         }
         rankTile();
         exchangeWords(low, place, true);

@@ -1,0 +1,95 @@
+// The C API's sort entry points (vksortCmdSort, vksortCmdSortIndirect, vksortGetSortResult):
+// they validate a request, plan its passes, describe where the result lands, and hand the
+// program to the recorder (src/record.cpp).
+#include <string>
+
+#include "diagnostics.hpp"
+#include "record.hpp"
+
+using namespace vksort;
+
+namespace {
+
+// Validates a sort request and plans its passes; shared by the query and the recordings.
+// Indirect sorts and the result query (`checkCount` false) ignore pInfo->count.
+VkResult planSort(VksortSorter sorter, const VksortSortInfo* pInfo, PassPlan* plan, const char* function,
+                  bool checkCount = true) {
+    if (sorter == nullptr || pInfo == nullptr) return invalidUsage(function, "sorter and pInfo must not be NULL");
+    if (pInfo->pNext != nullptr) return invalidUsage(function, "pInfo->pNext must be NULL");
+    const VksortBindings_T* bindings = pInfo->bindings;
+    if (bindings == nullptr) return invalidUsage(function, "pInfo->bindings must not be NULL");
+    // Their layout (tiles per status table) and format were planned for one sorter.
+    if (bindings->sorter != sorter) return invalidUsage(function, "pInfo->bindings were created with another sorter");
+    if (checkCount && pInfo->count > bindings->maxCount) {
+        return invalidUsage(function, "count " + std::to_string(pInfo->count) + " exceeds the bindings' maxCount " +
+                                          std::to_string(bindings->maxCount));
+    }
+    if (pInfo->order != VKSORT_ORDER_ASCENDING && pInfo->order != VKSORT_ORDER_DESCENDING) {
+        return invalidUsage(function, "order is not a VksortOrder");
+    }
+    std::string reason;
+    if (!planPasses(vksortKeySize(bindings->keyType) * 8u, pInfo->beginBit, pInfo->endBit, plan, &reason)) {
+        return invalidUsage(function, reason);
+    }
+    return VK_SUCCESS;
+}
+
+void describeResult(const VksortBindings_T& bindings, const PassPlan& plan, VksortSortResult* result) {
+    VksortSortResult r{};
+    r.passCount = plan.passCount;
+    r.inScratch = plan.passCount % 2 == 1 ? VK_TRUE : VK_FALSE;
+    const ScratchLayout& l = bindings.layout;
+    const VksortBufferRange& s = bindings.scratch;
+    r.keys = r.inScratch ? VksortBufferRange{s.buffer, s.offset + l.keysOffset, l.keysBytes} : bindings.keys;
+    if (bindings.valueType != VKSORT_VALUE_TYPE_NONE) {
+        r.values = r.inScratch ? VksortBufferRange{s.buffer, s.offset + l.valuesOffset, l.valuesBytes} : bindings.values;
+    }
+    r.fallbackCount = {s.buffer, s.offset + l.tablesOffset + kInfoFallbacks * 4u, 4};
+    *result = r;
+}
+
+// Builds the program of a validated request and records it.
+void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortSortInfo& info, const PassPlan& plan,
+                const VkDescriptorBufferInfo* countSource) {
+    const VksortBindings_T& bindings = *info.bindings;
+    Program program;
+    buildProgram(programInput(sorter, bindings, plan, info.order, info.count, countSource != nullptr), &program);
+    recordProgram(cmd, sorter, bindings, program, {info.timestampQueryPool, info.firstTimestampQuery}, countSource);
+}
+
+} // namespace
+
+extern "C" VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, VksortSortResult* pResult) {
+    PassPlan plan;
+    VkResult result = planSort(sorter, pInfo, &plan, __func__, false);
+    if (result != VK_SUCCESS) return result;
+    VKSORT_REQUIRE(pResult != nullptr, "pResult must not be NULL");
+    describeResult(*pInfo->bindings, plan, pResult);
+    return VK_SUCCESS;
+}
+
+extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
+                                  VksortSortResult* pResult) {
+    VKSORT_REQUIRE(commandBuffer != VK_NULL_HANDLE, "commandBuffer must not be VK_NULL_HANDLE");
+    PassPlan plan;
+    VkResult result = planSort(sorter, pInfo, &plan, __func__);
+    if (result != VK_SUCCESS) return result;
+    if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
+    recordSort(commandBuffer, *sorter, *pInfo, plan, nullptr);
+    return VK_SUCCESS;
+}
+
+extern "C" VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortSorter sorter,
+                                          const VksortSortInfo* pInfo, VkBuffer countBuffer,
+                                          VkDeviceSize countOffset, VksortSortResult* pResult) {
+    VKSORT_REQUIRE(commandBuffer != VK_NULL_HANDLE, "commandBuffer must not be VK_NULL_HANDLE");
+    VKSORT_REQUIRE(countBuffer != VK_NULL_HANDLE, "countBuffer must not be VK_NULL_HANDLE");
+    VKSORT_REQUIRE(countOffset % 4 == 0, "countOffset " + std::to_string(countOffset) + " must be a multiple of 4");
+    PassPlan plan;
+    VkResult result = planSort(sorter, pInfo, &plan, __func__, false);
+    if (result != VK_SUCCESS) return result;
+    if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
+    VkDescriptorBufferInfo count{countBuffer, countOffset, 4};
+    recordSort(commandBuffer, *sorter, *pInfo, plan, &count);
+    return VK_SUCCESS;
+}
