@@ -15,16 +15,6 @@ const SpirvBlob* findSpirv(const char* name) {
 
 namespace {
 
-// The SPIR-V variant of each pipeline (shaders/CMakeLists.txt names them).
-const char* const kHistogramNames[kKeyWidths] = {"histogram_k1", "histogram_k2"};
-const char* const kReorderNames[kKeyWidths][kValueWidths] = {
-    {"reorder_k1_v0", "reorder_k1_v1", "reorder_k1_v2"}, {"reorder_k2_v0", "reorder_k2_v1", "reorder_k2_v2"}};
-// The single-workgroup sort has a twin for devices with subgroup shuffles ([1]: rank.glsl).
-const char* const kSingleNames[2][kKeyWidths][kValueWidths] = {
-    {{"single_k1_v0", "single_k1_v1", "single_k1_v2"}, {"single_k2_v0", "single_k2_v1", "single_k2_v2"}},
-    {{"single_k1_v0_shuffle", "single_k1_v1_shuffle", "single_k1_v2_shuffle"},
-     {"single_k2_v0_shuffle", "single_k2_v1_shuffle", "single_k2_v2_shuffle"}}};
-
 struct Creator {
     const Functions& fn;
     VkDevice device;
@@ -34,15 +24,11 @@ struct Creator {
     VkPipelineLayout layout;
     std::string* failure;
 
-    VkResult create(const char* name, const TileConfig& tile, VkPipeline* pipeline) const {
-        const SpirvBlob* blob = findSpirv(name);
-        if (blob == nullptr) {
-            *failure = std::string("embedded SPIR-V ") + name + " is missing";
-            return VK_ERROR_INITIALIZATION_FAILED;
-        }
+    VkResult create(const SpirvBlob& blob, const TileConfig& tile, VkPipeline* pipeline) const {
+        const char* name = blob.name;
         VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        moduleInfo.codeSize = blob->wordCount * sizeof(uint32_t);
-        moduleInfo.pCode = blob->words;
+        moduleInfo.codeSize = blob.wordCount * sizeof(uint32_t);
+        moduleInfo.pCode = blob.words;
         VkShaderModule module = VK_NULL_HANDLE;
         VkResult result = fn.vkCreateShaderModule(device, &moduleInfo, allocator, &module);
         if (result != VK_SUCCESS) {
@@ -112,39 +98,42 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     }
 
     Creator creator{fn, device, allocator, cache, options, p.layout, failure};
-    result = creator.create("setup", options.tile, &p.setup);
-    for (uint32_t k = 0; k < kKeyWidths && result == VK_SUCCESS; ++k) {
-        if (!options.keyWidths[k]) continue;
-        result = creator.create(kHistogramNames[k], options.tile, &p.histogram[k]);
-        for (uint32_t v = 0; v < kValueWidths && result == VK_SUCCESS; ++v) {
-            if (!options.valueWidths[v]) continue;
-            const uint32_t s = options.subgroupShuffle ? 1u : 0u;
-            result = creator.create(kReorderNames[k][v], options.tile, &p.reorder[k][v]);
-            if (result == VK_SUCCESS) result = creator.create(kSingleNames[s][k][v], options.singleTile, &p.single[k][v]);
+    for (uint32_t kernel = 0; kernel < kKernelCount && result == VK_SUCCESS; ++kernel) {
+        const KernelInfo& info = kKernels[kernel];
+        for (uint32_t k = 0; k < (info.perKeyWidth ? kKeyWidths : 1) && result == VK_SUCCESS; ++k) {
+            if (info.perKeyWidth && !options.keyWidths[k]) continue;
+            for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1) && result == VK_SUCCESS; ++v) {
+                if (info.perValueWidth && !options.valueWidths[v]) continue;
+                const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle);
+                const SpirvBlob* blob = findSpirv(name.c_str());
+                if (blob == nullptr) {
+                    *failure = "embedded SPIR-V " + name + " is missing";
+                    result = VK_ERROR_INITIALIZATION_FAILED;
+                    break;
+                }
+                p.name[kernel][k][v] = blob->name;
+                result = creator.create(*blob, info.singleTile ? options.singleTile : options.tile,
+                                        &p.pipeline[kernel][k][v]);
+            }
         }
     }
     if (result != VK_SUCCESS) {
         destroyPipelines(fn, device, allocator, &p);
         return result;
     }
-    p.subgroupShuffle = options.subgroupShuffle ? 1u : 0u;
     *pipelines = p;
     return VK_SUCCESS;
 }
 
 uint32_t listPipelines(const Pipelines& p, VksortPipelineInfo* out, uint32_t capacity) {
     uint32_t n = 0;
-    auto add = [&](const char* name, VkPipeline pipeline) {
-        if (pipeline == VK_NULL_HANDLE) return; // not created: the sorter does not need it
-        if (n < capacity) out[n] = {name, pipeline};
-        ++n;
-    };
-    add("setup", p.setup);
-    for (uint32_t k = 0; k < kKeyWidths; ++k) {
-        add(kHistogramNames[k], p.histogram[k]);
-        for (uint32_t v = 0; v < kValueWidths; ++v) {
-            add(kReorderNames[k][v], p.reorder[k][v]);
-            add(kSingleNames[p.subgroupShuffle][k][v], p.single[k][v]);
+    for (uint32_t kernel = 0; kernel < kKernelCount; ++kernel) {
+        for (uint32_t k = 0; k < kKeyWidths; ++k) {
+            for (uint32_t v = 0; v < kValueWidths; ++v) {
+                if (p.pipeline[kernel][k][v] == VK_NULL_HANDLE) continue; // not created: not served
+                if (n < capacity) out[n] = {p.name[kernel][k][v], p.pipeline[kernel][k][v]};
+                ++n;
+            }
         }
     }
     return n;
@@ -156,12 +145,9 @@ void destroyPipelines(const Functions& fn, VkDevice device, const VkAllocationCa
         if (pipeline != VK_NULL_HANDLE) fn.vkDestroyPipeline(device, pipeline, allocator);
         pipeline = VK_NULL_HANDLE;
     };
-    destroy(p->setup);
-    for (uint32_t k = 0; k < kKeyWidths; ++k) {
-        destroy(p->histogram[k]);
-        for (uint32_t v = 0; v < kValueWidths; ++v) {
-            destroy(p->reorder[k][v]);
-            destroy(p->single[k][v]);
+    for (auto& byKey : p->pipeline) {
+        for (auto& byValue : byKey) {
+            for (VkPipeline& pipeline : byValue) destroy(pipeline);
         }
     }
     if (p->layout != VK_NULL_HANDLE) fn.vkDestroyPipelineLayout(device, p->layout, allocator);

@@ -1,5 +1,6 @@
 // Pipelines: one descriptor-set layout and pipeline layout shared by every pass, and a compute
-// pipeline per pass and key/value width, specialized for the device's tile configuration.
+// pipeline per kernel variant the sorter serves (src/kernels.hpp), specialized for the device's
+// tile configuration.
 #pragma once
 
 #include <vksort/vksort.h>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "functions.hpp"
+#include "kernels.hpp"
 #include "plan.hpp"
 
 namespace vksort {
@@ -18,18 +20,22 @@ constexpr uint32_t kValueWidths = 3;
 struct Pipelines {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
-    VkPipeline histogram[kKeyWidths] = {};
-    VkPipeline setup = VK_NULL_HANDLE; // indirect sorts: launch arguments from the GPU count
-    VkPipeline reorder[kKeyWidths][kValueWidths] = {};
-    VkPipeline single[kKeyWidths][kValueWidths] = {}; // the whole sort in one workgroup
-    uint32_t subgroupShuffle = 0; // 1: single is the *_shuffle variant
+    // [kernel][key width][value width]; a kernel that does not vary by a width uses index 0 of it.
+    // VK_NULL_HANDLE where the sorter does not serve the format.
+    VkPipeline pipeline[kKernelCount][kKeyWidths][kValueWidths] = {};
+    const char* name[kKernelCount][kKeyWidths][kValueWidths] = {}; // its SPIR-V variant (static)
+
+    VkPipeline get(Kernel kernel, uint32_t keyWidth, uint32_t valueWidth) const {
+        const KernelInfo& k = kernelInfo(kernel);
+        return pipeline[uint32_t(kernel)][k.perKeyWidth ? keyWidth : 0][k.perValueWidth ? valueWidth : 0];
+    }
 };
 
 struct PipelineOptions {
     TileConfig tile;       // setup, histogram and reorder
     TileConfig singleTile; // the single-workgroup sort
     uint32_t fallbackPeriod = 0;       // testing: forces look-back fallbacks (reorder.comp)
-    bool subgroupShuffle = false;      // the device has subgroup shuffles: single ranks in registers
+    bool subgroupShuffle = false;      // the device has subgroup shuffles: kernels with a twin use it
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
     // The key and value widths the sorter serves; pipelines of the others are not created.
     bool keyWidths[kKeyWidths] = {true, true};

@@ -34,6 +34,16 @@ uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
            + 3 * 4u;         // the last step that must go on; the fallback tile of two steps
 }
 
+uint32_t sharedMemoryBytes(Kernel kernel, const TileConfig& config) {
+    switch (kernel) {
+    case Kernel::Setup: return 0;
+    case Kernel::Histogram: return histogramSharedMemoryBytes(config);
+    case Kernel::Reorder: return reorderSharedMemoryBytes(config);
+    case Kernel::Single: return singleSharedMemoryBytes(config);
+    }
+    return 0;
+}
+
 uint32_t histogramSharedMemoryBytes(const TileConfig&) {
     return kMaxPasses / 2 * 256 * 4u; // counts per byte of the sorted bits
 }

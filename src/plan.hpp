@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../shaders/vksort_config.h"
+#include "kernels.hpp"
 
 namespace vksort {
 
@@ -77,6 +78,8 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
 // checks them against the compiled SPIR-V). The reorder is the largest user of the tile's.
 uint32_t reorderSharedMemoryBytes(const TileConfig& config);
 uint32_t histogramSharedMemoryBytes(const TileConfig& config);
+// Any kernel's, for the tile it is specialized with.
+uint32_t sharedMemoryBytes(Kernel kernel, const TileConfig& config);
 // Shared memory the single-workgroup sort needs, in bytes.
 uint32_t singleSharedMemoryBytes(const TileConfig& config);
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "kernels.hpp"
 #include "plan.hpp"
 
 namespace vksort {
@@ -18,7 +19,6 @@ namespace vksort {
 // sort writes its result where the passes would have: in place for an even pass count.
 enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetCount = 3 };
 
-enum class Kernel : uint32_t { Setup, Histogram, Reorder, Single };
 
 enum class StepKind : uint32_t {
     CopyCount, // transfer: the caller's count into the tables' kInfoRequested word

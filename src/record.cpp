@@ -10,14 +10,7 @@ VkDeviceSize infoOffset(const VksortBindings_T& bindings, uint32_t word) {
 }
 
 VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bindings, Kernel kernel) {
-    const uint32_t k = keyWidthIndex(bindings.keyType), v = valueWidthIndex(bindings.valueType);
-    switch (kernel) {
-    case Kernel::Histogram: return sorter.pipelines.histogram[k];
-    case Kernel::Reorder: return sorter.pipelines.reorder[k][v];
-    case Kernel::Single: return sorter.pipelines.single[k][v];
-    case Kernel::Setup: return sorter.pipelines.setup;
-    }
-    return VK_NULL_HANDLE;
+    return sorter.pipelines.get(kernel, keyWidthIndex(bindings.keyType), valueWidthIndex(bindings.valueType));
 }
 
 void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind) {

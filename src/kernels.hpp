@@ -1,0 +1,47 @@
+// The kernels as data: shaders/vksort_kernels.h, a row per kernel, read here as the Kernel enum and
+// kKernels. Everything that varies by kernel (its SPIR-V variants, which of them the sorter
+// creates, their names and tiles) follows from a row, so adding a kernel touches no switch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace vksort {
+
+enum class Kernel : uint32_t {
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, singleTile) id,
+#include "../shaders/vksort_kernels.h"
+#undef VKSORT_KERNEL
+};
+
+struct KernelInfo {
+    const char* source;  // shaders/<source>.comp, and its variants' name prefix
+    bool perKeyWidth;    // a variant per key width: _k1, _k2
+    bool perValueWidth;  // a variant per value width: _v0, _v1, _v2
+    bool shuffleTwin;    // a _shuffle twin, used on devices with subgroup shuffles
+    bool singleTile;     // specialized for the single-workgroup sort's tile, not the main one
+};
+
+inline constexpr KernelInfo kKernels[] = {
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, singleTile) \
+    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, singleTile != 0},
+#include "../shaders/vksort_kernels.h"
+#undef VKSORT_KERNEL
+};
+constexpr uint32_t kKernelCount = sizeof(kKernels) / sizeof(kKernels[0]);
+
+inline const KernelInfo& kernelInfo(Kernel kernel) { return kKernels[uint32_t(kernel)]; }
+
+// The SPIR-V variant of a kernel for a key width index (0: 32-bit, 1: 64-bit) and a value width
+// index (0 none, 1: 32-bit, 2: 64-bit): "<source>[_k<words>][_v<words>][_shuffle]"; the indices a
+// kernel does not vary by are ignored.
+inline std::string variantName(Kernel kernel, uint32_t keyWidth, uint32_t valueWidth, bool shuffle) {
+    const KernelInfo& k = kernelInfo(kernel);
+    std::string name = k.source;
+    if (k.perKeyWidth) name += "_k" + std::to_string(keyWidth + 1);
+    if (k.perValueWidth) name += "_v" + std::to_string(valueWidth);
+    if (k.shuffleTwin && shuffle) name += "_shuffle";
+    return name;
+}
+
+} // namespace vksort
