@@ -1,7 +1,7 @@
 #version 450
 // One digit pass: move every key (and its value) to its place for this digit, in one dispatch.
 //
-// Workgroup t loads tile t, ranks it stably by digit in shared memory (rank.glsl) and reads it
+// Each workgroup takes the next tile by an atomic ticket, loads it, ranks it stably by digit in shared memory (rank.glsl) and reads it
 // back in sorted order, so that consecutive invocations hold consecutive keys of the same digit:
 // their global writes land in one run per digit and coalesce. A key's destination is
 //   (keys of smaller digits, all tiles: the histogram's totals)
@@ -16,9 +16,11 @@
 // kLookbackPolls polls of a predecessor that has published nothing, the workgroup counts that
 // tile's keys itself (this pass's input is read-only, so they are there) and publishes them with
 // atomicMax, which never overwrites a more advanced state. FALLBACK_PERIOD forces that path in
-// tests. Since the fallback makes any launch order correct, tiles follow the workgroup index
-// rather than an atomic ticket, whose round trip before the first load cost more than the rare
-// fallbacks it would avoid (docs/PERFORMANCE.md).
+// tests. The fallback makes any launch order correct; the ticket makes it rare, by giving out tiles
+// in the order workgroups start. Without it, a driver that runs a dispatch's workgroups out of
+// order makes tiles walk back over thousands of unstarted predecessors (lavapipe splits the grid
+// between its threads, and also ends a shader's loops after 65535 iterations in all, which such a
+// walk exceeds); on the H100 it would save 4% (docs/PERFORMANCE.md).
 
 #define VKSORT_TABLES_COHERENT 1
 #include "common.glsl"
@@ -32,6 +34,7 @@ layout(constant_id = kSpecFallbackPeriod) const uint FALLBACK_PERIOD = 0u;
 
 // Global position minus local position of each digit's run: slot + offset = destination.
 shared uint s_digitOffset[kRadix];
+shared uint s_tile;
 // Per digit: the total over all tiles, this tile's count, and the count in tiles before it.
 shared uint s_digitTotal[kRadix];
 shared uint s_count[kRadix];
@@ -161,7 +164,14 @@ void lookBack(DigitMap map) {
 
 void main() {
     uint invocation = gl_LocalInvocationIndex;
-    uint tile = flatWorkgroupIndex();
+    if (invocation == 0u) {
+        uint ticket = atomicAdd(tables[kInfoTickets + pc.statusTable], 1u);
+        s_tile = ticket;
+        // The next pass's ticket, last taken by the previous pass, starts again from zero.
+        if (ticket == 0u) tables[kInfoTickets + pc.nextStatusTable] = 0u;
+    }
+    barrier();
+    uint tile = s_tile;
     uint tiles = tileCount();
     if (tile >= tiles) return;
     uint tileBase = tile * TILE_SIZE;

@@ -1,6 +1,6 @@
 #version 450
 // The first step of every multi-tile sort: zeroes what the histogram and the reorders add into
-// (the digit totals of every pass and the fallback count), so the scratch buffer needs
+// (the digit totals of every pass, the first pass's ticket and the fallback count), so the scratch buffer needs
 // no clearing by the caller.
 //
 // Indirect sorts also turn the count the caller's GPU work produced into the launch of every
@@ -25,6 +25,7 @@ void main() {
     }
     if (gl_LocalInvocationIndex != 0u) return;
     tables[kInfoFallbacks] = 0u;
+    tables[kInfoTickets] = 0u; // the first reorder's (statusTable 0); each reorder zeroes the next one's
     if ((pc.flags & kFlagIndirect) == 0u) return;
     uint count = min(tables[kInfoRequested], pc.maxCount);
     uint tiles = vksortCeilDiv(count, TILE_SIZE);

@@ -65,8 +65,8 @@ struct VksortPushConstants {
     VKSORT_U32 flags;      /* kFlag* bits */
     VKSORT_U32 maxCount;   /* the bindings' capacity: the setup clamps indirect counts to it */
     VKSORT_U32 pass;       /* the reorder's digit pass: its row of the digit totals */
-    VKSORT_U32 statusTable;    /* the reorder's tile-status table: pass % 2 */
-    VKSORT_U32 nextStatusTable; /* the reorder: the table the next pass uses, which it zeroes */
+    VKSORT_U32 statusTable;    /* the reorder's tile-status table (and ticket): pass % 2 */
+    VKSORT_U32 nextStatusTable; /* the reorder: the table (and ticket) the next pass uses, which it zeroes */
     VKSORT_U32 singleMaxCount; /* setup: counts up to this take the single-workgroup sort */
     VKSORT_U32 dispatchWidth;  /* setup: the most workgroups per grid row */
     VKSORT_U32 histogramTiles; /* histogram (and setup): tiles counted per histogram workgroup */
@@ -88,7 +88,7 @@ VKSORT_FUNC VKSORT_U32 vksortGridRows(VKSORT_U32 workgroups, VKSORT_U32 maxX) {
 VKSORT_FUNC bool vksortSingleWorkgroup(VKSORT_U32 count, VKSORT_U32 singleMaxCount) { return count <= singleMaxCount; }
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
-/* [0, kInfoWords)         info: runtime count, tile count, indirect arguments
+/* [0, kInfoWords)         info: runtime count, tile count, indirect arguments, tickets
  * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: the setup zeroes
  *                         them, the histogram adds every tile's counts of every pass's digit
  * [kStatusOffset, ...)    two tile-status tables, [(table * rowStride + tile) * kRadix + digit]:
@@ -102,8 +102,9 @@ VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their 
 VKSORT_CONST kInfoFallbacks = 3u;      /* look-backs that counted a predecessor's tile themselves */
 VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for the reorders (a tile each) */
 VKSORT_CONST kInfoSingleArgs = 8u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
-VKSORT_CONST kInfoHistogramArgs = 12u; /* VkDispatchIndirectCommand for the histogram */
-VKSORT_CONST kInfoWords = 16u;
+VKSORT_CONST kInfoTickets = 12u;       /* the reorders' tile tickets, one per status table */
+VKSORT_CONST kInfoHistogramArgs = 16u; /* VkDispatchIndirectCommand for the histogram */
+VKSORT_CONST kInfoWords = 20u;
 VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kStatusOffset = kTotalsOffset + kMaxPasses * kRadix;
@@ -125,7 +126,8 @@ VKSORT_CONST kLookbackPolls = 4u;
 static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 52 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kStatusOffset % 4u == 0u, "status rows are read as 16-byte vectors (reorder.comp)");
-static_assert(kInfoSingleArgs + 3u <= kInfoHistogramArgs && kInfoHistogramArgs + 3u <= kInfoWords, "info fits");
+static_assert(kInfoSingleArgs + 3u <= kInfoTickets && kInfoTickets + kStatusTables <= kInfoHistogramArgs &&
+                  kInfoHistogramArgs + 3u <= kInfoWords, "info fits");
 } /* namespace vksort */
 #endif
 

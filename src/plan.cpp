@@ -31,7 +31,7 @@ uint32_t singleSharedMemoryBytes(const TileConfig& config) {
 uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
     return singleSharedMemoryBytes(config)
            + 9 * kRadix * 4u // per digit: offset, total, count, prefix, next, polls, fallback, stop (two steps)
-           + 3 * 4u;         // the last step that must go on; the fallback tile of two steps
+           + 4 * 4u;         // the ticket; the last step that must go on; the fallback tile of two steps
 }
 
 uint32_t sharedMemoryBytes(Kernel kernel, const TileConfig& config) {

@@ -203,6 +203,7 @@ void expectSetupAndHistogram(PassRig::Ranges& want, const PassRig& rig, const ho
     const uint32_t tile = rig.tile(), numTiles = (input.count + tile - 1) / tile;
     uint32_t* t = want.tables(rig.layout());
     t[vksort::kInfoFallbacks] = 0;
+    t[vksort::kInfoTickets] = 0; // the first reorder's
     for (uint32_t i = 0; i < vksort::kMaxPasses * kRadix; ++i) t[vksort::kTotalsOffset + i] = 0;
     for (uint32_t pass = 0, shift = begin; shift < end; ++pass, shift += vksort::kDigitBits) {
         for (uint32_t i = 0; i < input.count; ++i) ++t[PassRig::total(pass, digitOf(input.key(i), input.keyType, order, shift, end))];
@@ -309,8 +310,9 @@ struct ReorderVariant {
 
 // Runs one reorder step on prepared tables and checks it against the model: the stable partition
 // by this pass's digit into the other buffer; every tile's inclusive prefix published in the
-// step's status table; the other status table zeroed for this count's tiles; nothing else
-// written. A sorter made with
+// step's status table; the other status table zeroed for this count's tiles; the ticket counted
+// every workgroup launched and the next pass's ticket zeroed; nothing else written. A sorter made
+// with
 // debugFallbackPeriod must have counted predecessors itself (the fallback count in the info).
 void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, uint64_t seed,
                   bool forcedFallbacks) {
@@ -349,7 +351,7 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     if (vb != 0) std::memcpy(inValues, input.values.data(), input.values.size());
 
     // Tables as the steps before leave them: this pass's digit totals, its status table zeroed
-    // for this count's tiles; sentinels everywhere else.
+    // for this count's tiles, its ticket at zero; sentinels everywhere else.
     fillTables(before, rig, kSentinel);
     uint32_t* t = before.tables(l);
     auto counts = tileCounts(input, v.order, c.shift, c.endBit, tile, numTiles);
@@ -361,6 +363,7 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
         }
         t[PassRig::total(c.pass, d)] = total;
     }
+    t[vksort::kInfoTickets + c.statusTable] = 0;
     t[vksort::kInfoFallbacks] = 0;
     rig.write(before);
 
@@ -391,6 +394,8 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
             w[rig.status(c.statusTable ^ 1u, tileIndex, d)] = vksort::kStatusNotReady;
         }
     }
+    w[vksort::kInfoTickets + c.statusTable] = step.grid.x * step.grid.y;
+    w[vksort::kInfoTickets + c.nextStatusTable] = 0;
     // How often a look-back counted a predecessor itself depends on scheduling: any number, but
     // some when forced.
     const uint32_t* got = reinterpret_cast<const uint32_t*>(rig.rig.scratch() + l.tablesOffset);
