@@ -149,20 +149,10 @@ uint localDigitStart(uint digit) {
 // word plane at a time, so shared memory holds one word per key of the tile, never more.
 shared uint s_exchange[TILE_SIZE];
 
-// Exchanging a plane is exchangeWrite, a barrier, then exchangeRead; a barrier must separate an
-// exchangeRead from the next exchangeWrite. The reorder does work between the write and the barrier.
-void exchangeWrite(uint words[KEYS_PER_THREAD]) {
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[rankOf(j)] = words[j];
-}
-
-void exchangeRead(out uint words[KEYS_PER_THREAD], TileLayout place) {
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[tileSlot(place, j)];
-}
-
 // `reuse`: s_exchange is written again afterwards, so end with a barrier.
 void exchangeWords(inout uint words[KEYS_PER_THREAD], TileLayout place, bool reuse) {
-    exchangeWrite(words);
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[rankOf(j)] = words[j];
     barrier();
-    exchangeRead(words, place);
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[tileSlot(place, j)];
     if (reuse) barrier();
 }
