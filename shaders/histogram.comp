@@ -15,7 +15,6 @@
 
 layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
 
-const uint kByteValues = 256u;
 // Counts per byte of the sorted bits: [byte * 256 + value].
 shared uint s_byteCounts[kMaxPasses / 2u * kByteValues];
 

@@ -1,9 +1,10 @@
 #version 450
 // One digit pass: move every key (and its value) to its place for this digit, in one dispatch.
 //
-// Each workgroup takes the next tile by an atomic ticket, loads it, ranks it stably by digit in shared memory (rank.glsl) and reads it
-// back in sorted order, so that consecutive invocations hold consecutive keys of the same digit:
-// their global writes land in one run per digit and coalesce. A key's destination is
+// Each workgroup takes the next tile by an atomic ticket, loads it, ranks it stably by digit in
+// shared memory (rank.glsl) and reads it back in sorted order, so that consecutive invocations
+// hold consecutive keys of the same digit: their global writes land in one run per digit and
+// coalesce. A key's destination is
 //   (keys of smaller digits, all tiles: the histogram's totals)
 //   + (keys of its digit in earlier tiles: the look-back below)
 //   + (its rank among keys of its digit in this tile: the local sort).
@@ -20,7 +21,7 @@
 // in the order workgroups start. Without it, a driver that runs a dispatch's workgroups out of
 // order makes tiles walk back over thousands of unstarted predecessors (lavapipe splits the grid
 // between its threads, and also ends a shader's loops after 65535 iterations in all, which such a
-// walk exceeds); on the H100 it would save 4% (docs/PERFORMANCE.md).
+// walk exceeds); on the H100 it costs 4-14% (docs/PERFORMANCE.md).
 
 #define VKSORT_TABLES_COHERENT 1
 #include "common.glsl"
@@ -34,6 +35,7 @@ layout(constant_id = kSpecFallbackPeriod) const uint FALLBACK_PERIOD = 0u;
 
 // Global position minus local position of each digit's run: slot + offset = destination.
 shared uint s_digitOffset[kRadix];
+// The ticket: this workgroup's tile.
 shared uint s_tile;
 // Per digit: the total over all tiles, this tile's count, and the count in tiles before it.
 shared uint s_digitTotal[kRadix];
@@ -193,8 +195,6 @@ void main() {
         s_tilePrefix[invocation] = 0u;
         // The next pass's status table: its last reader, the previous pass, is done.
         tables[statusEntry(pc.nextStatusTable, tile, invocation)] = kStatusNotReady;
-    }
-    if (invocation < kRadix) {
         s_next[invocation] = tile;
         s_polls[invocation] = 0u;
         s_stop[1][invocation] = LOOKBACK_TILES; // step 1's

@@ -25,6 +25,8 @@ namespace vksort {
 /* 4-bit digits: 16 buckets per pass, 8 passes for 32-bit keys, 16 for 64-bit keys. */
 VKSORT_CONST kDigitBits = 4u;
 VKSORT_CONST kRadix = 16u;
+/* The histogram counts two passes' digits at once: a byte of the sorted bits. */
+VKSORT_CONST kByteValues = 256u;
 
 /* ---- Descriptor set 0 -------------------------------------------------------------------- */
 /* Every pipeline uses the same set layout; a pass reads "in" and writes "out". The host owns

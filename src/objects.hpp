@@ -55,7 +55,7 @@ uint64_t scratchAlignment(const VksortSorter_T& sorter);
 bool validValueType(VksortValueType type);
 // Whether the sorter compiled the pipelines of this format (see VksortSorterCreateInfo::keyTypes).
 bool serves(const VksortSorter_T& sorter, VksortKeyType keyType, VksortValueType valueType);
-// Index into the Pipelines arrays (histogram, reorder, single).
+// Indices of Pipelines::pipeline (key width, value width).
 inline uint32_t keyWidthIndex(VksortKeyType type) { return vksortKeySize(type) == 8 ? 1u : 0u; }
 inline uint32_t valueWidthIndex(VksortValueType type) { return vksortValueSize(type) / 4u; }
 

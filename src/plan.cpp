@@ -45,7 +45,7 @@ uint32_t sharedMemoryBytes(Kernel kernel, const TileConfig& config) {
 }
 
 uint32_t histogramSharedMemoryBytes(const TileConfig&) {
-    return kMaxPasses / 2 * 256 * 4u; // counts per byte of the sorted bits
+    return kMaxPasses / 2 * kByteValues * 4u; // counts per byte of the sorted bits
 }
 
 const TuningRow& tuningFor(const DeviceFacts& device) {
