@@ -82,9 +82,14 @@ uint totalsEntry(uint pass, uint digit) {
     return kTotalsOffset + pass * kRadix + digit;
 }
 
-// Word of tile `tile`'s status of `digit` in tile-status table `table`.
+// Word of tile `tile`'s status of `digit` in tile-status table `table` (the look-back method).
 uint statusEntry(uint table, uint tile, uint digit) {
-    return kStatusOffset + (table * pc.rowStride + tile) * kRadix + digit;
+    return kTileTablesOffset + (table * pc.rowStride + tile) * kRadix + digit;
+}
+// Word of tile `tile`'s count of `digit` in counts table `table` (the scan method), digit-major so
+// that the scan reads a digit's row contiguously.
+uint countEntry(uint table, uint digit, uint tile) {
+    return kTileTablesOffset + (table * kRadix + digit) * pc.rowStride + tile;
 }
 
 // Grids wider than maxComputeWorkGroupCount[0] are split into rows; this is the flat tile index.

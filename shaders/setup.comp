@@ -1,7 +1,7 @@
 #version 450
-// The first step of every multi-tile sort: zeroes what the histogram and the reorders add into
-// (the digit totals of every pass, the first pass's ticket and the fallback count), so the scratch buffer needs
-// no clearing by the caller.
+// The first step of every multi-tile sort by the look-back method and of every indirect sort:
+// zeroes what the histogram and the reorders add into (the digit totals of every pass, the first
+// pass's ticket and the fallback count), so the scratch buffer needs no clearing by the caller.
 //
 // Indirect sorts also turn the count the caller's GPU work produced into the launch of every
 // later dispatch, with no host round trip. The recording copied the caller's count into
@@ -37,5 +37,8 @@ void main() {
     uint histogramGroups = single ? 0u : vksortCeilDiv(tiles, pc.histogramTiles);
     writeArgs(kInfoHistogramArgs, vksortGridWidth(histogramGroups, pc.dispatchWidth),
               vksortGridRows(histogramGroups, pc.dispatchWidth));
+    bool inlined = vksortInlineScan(tiles, pc.inlineScanMaxTiles);
+    tables[kInfoInlineScan] = inlined ? 1u : 0u;
+    writeArgs(kInfoScanArgs, single || inlined ? 0u : kRadix, 1u);
     writeArgs(kInfoSingleArgs, single && count > 0u ? 1u : 0u, 1u);
 }

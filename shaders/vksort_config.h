@@ -54,10 +54,13 @@ VKSORT_CONST kFlagKeyTypeMask = 3u;
 VKSORT_CONST kFlagDescending = 4u;      /* invert the ordered key: a stable descending sort */
 VKSORT_CONST kFlagIndexValues = 8u;     /* this pass makes values = input index (argsort) */
 VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the tables' info */
+/* The scan method's reorder (reorder_scan.comp): */
+VKSORT_CONST kFlagInlineScan = 32u;     /* it sums the counts tables' rows itself: few tiles, no scan step */
+VKSORT_CONST kFlagNextCounts = 64u;     /* it also counts the next pass's digits */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
- * for every step. 52 bytes, under the 128 bytes every device offers. */
+ * for every step. 68 bytes, under the 128 bytes every device offers. */
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect: tables[kInfoCount]) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
@@ -72,8 +75,12 @@ struct VksortPushConstants {
     VKSORT_U32 singleMaxCount; /* setup: counts up to this take the single-workgroup sort */
     VKSORT_U32 dispatchWidth;  /* setup: the most workgroups per grid row */
     VKSORT_U32 histogramTiles; /* histogram (and setup): tiles counted per histogram workgroup */
+    VKSORT_U32 countTable;     /* scan method: the counts table of this pass (pass % 3) */
+    VKSORT_U32 nextCountTable; /* scan method: where the reorder adds the next pass's counts */
+    VKSORT_U32 zeroCountTable; /* scan method: zeroed by this dispatch's tiles for a later pass */
+    VKSORT_U32 inlineScanMaxTiles; /* setup: tile counts up to this need no scan step */
 };
-VKSORT_CONST kPushConstantsSize = 52u;
+VKSORT_CONST kPushConstantsSize = 68u;
 
 /* ---- Launch rules ------------------------------------------------------------------------ */
 /* The host plans direct sorts with these (src/plan.cpp, src/program.cpp); the setup dispatch
@@ -88,16 +95,26 @@ VKSORT_FUNC VKSORT_U32 vksortGridRows(VKSORT_U32 workgroups, VKSORT_U32 maxX) {
 }
 /* Whether a sort of `count` keys is the single-workgroup sort rather than the digit passes. */
 VKSORT_FUNC bool vksortSingleWorkgroup(VKSORT_U32 count, VKSORT_U32 singleMaxCount) { return count <= singleMaxCount; }
+/* Scan method: whether each reorder sums the counts of all tiles itself instead of a scan step. */
+VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTiles) { return tiles <= inlineScanMaxTiles; }
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
 /* [0, kInfoWords)         info: runtime count, tile count, indirect arguments, tickets
- * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: the setup zeroes
- *                         them, the histogram adds every tile's counts of every pass's digit
- * [kStatusOffset, ...)    two tile-status tables, [(table * rowStride + tile) * kRadix + digit]:
- *                         pass p uses table p % 2 and zeroes the other for pass p + 1 (the
- *                         histogram zeroes table 0 for pass 0). Each word is a state in bits
- *                         30-31 and a count in bits 0-29 (see kStatus*), written with atomicMax
- *                         only, so a word never goes back to a less advanced state. */
+ * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: with the look-back
+ *                         the setup zeroes them and the histogram adds every pass's counts; with
+ *                         the scan each pass's scan step (or inline scan) writes its own row
+ * [kTileTablesOffset, ...) kTileTables tables of kRadix * rowStride words, used one of two ways
+ *                         by a sort, depending on its method (src/program.cpp):
+ *   look-back: tile-status tables 0 and 1, [(table * rowStride + tile) * kRadix + digit]. Pass p
+ *              uses table p % 2 and zeroes the other for pass p + 1 (the histogram zeroes table 0
+ *              for pass 0). Each word is a state in bits 30-31 and a count in bits 0-29 (see
+ *              kStatus*), written with atomicMax only, so a word never goes back to a less
+ *              advanced state.
+ *   scan:      counts tables 0 to 2, digit-major, [(table * kRadix + digit) * rowStride + tile]:
+ *              pass p reads table p % 3 (the scan turns its rows into exclusive prefixes in
+ *              place), its reorder adds pass p + 1's counts into table (p + 1) % 3 and zeroes
+ *              table (p + 2) % 3 for pass p + 1 to add into; the tile-counts step writes table 0
+ *              and zeroes table 1. No table needs a clearing dispatch of its own. */
 VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) */
 VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
@@ -106,11 +123,15 @@ VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for the reor
 VKSORT_CONST kInfoSingleArgs = 8u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
 VKSORT_CONST kInfoTickets = 12u;       /* the reorders' tile tickets, one per status table */
 VKSORT_CONST kInfoHistogramArgs = 16u; /* VkDispatchIndirectCommand for the histogram */
-VKSORT_CONST kInfoWords = 20u;
+VKSORT_CONST kInfoScanArgs = 20u;      /* VkDispatchIndirectCommand for the scan steps */
+VKSORT_CONST kInfoInlineScan = 23u;    /* 1: few enough tiles for the reorders to scan inline (indirect) */
+VKSORT_CONST kInfoWords = 24u;
 VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kTotalsOffset = kInfoWords;
-VKSORT_CONST kStatusOffset = kTotalsOffset + kMaxPasses * kRadix;
+VKSORT_CONST kTileTablesOffset = kTotalsOffset + kMaxPasses * kRadix;
+VKSORT_CONST kTileTables = 3u;         /* the scan method's counts tables; the look-back uses two */
 VKSORT_CONST kStatusTables = 2u;
+VKSORT_CONST kCountTables = 3u;
 
 /* A tile-status word: what a tile has published about one digit. */
 VKSORT_CONST kStatusNotReady = 0u;            /* nothing yet */
@@ -124,12 +145,22 @@ VKSORT_CONST kStatusValueMask = (1u << 30) - 1u; /* counts fit 30 bits: at most 
  * decoupled fallback): a workgroup never waits on another without bound. */
 VKSORT_CONST kLookbackPolls = 4u;
 
+/* ---- Scan method ---------------------------------------------------------------------------- */
+/* The run of one digit inside a tile covers at most two destination tiles, so the next pass's
+ * counts of a tile's keys fall into at most kRadix * 2 destination tiles. */
+VKSORT_CONST kNextCountSlots = kRadix * 2u * kRadix;
+/* Each invocation of the scan (one wide workgroup per digit row) scans this many consecutive
+ * tiles per chunk. */
+VKSORT_CONST kScanItemsPerThread = 16u;
+
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 52 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 68 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
-static_assert(kStatusOffset % 4u == 0u, "status rows are read as 16-byte vectors (reorder.comp)");
+static_assert(kTileTablesOffset % 4u == 0u, "status rows are read as 16-byte vectors (reorder.comp)");
+static_assert(kStatusTables <= kTileTables && kCountTables <= kTileTables, "both methods fit the tile tables");
 static_assert(kInfoSingleArgs + 3u <= kInfoTickets && kInfoTickets + kStatusTables <= kInfoHistogramArgs &&
-                  kInfoHistogramArgs + 3u <= kInfoWords, "info fits");
+                  kInfoHistogramArgs + 3u <= kInfoScanArgs && kInfoScanArgs + 3u <= kInfoInlineScan &&
+                  kInfoInlineScan < kInfoWords, "info fits");
 } /* namespace vksort */
 #endif
 

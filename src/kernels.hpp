@@ -9,22 +9,28 @@
 namespace vksort {
 
 enum class Kernel : uint32_t {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, singleTile) id,
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, tile, method) id,
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
+
+// The tile a kernel's pipeline is specialized with.
+enum class KernelTile : uint32_t { Main, Single, Scan };
+// The offset methods (VksortOffsetMethod) whose sorts run a kernel.
+enum class KernelMethod : uint32_t { Both, LookBack, Scan };
 
 struct KernelInfo {
     const char* source;  // shaders/<source>.comp, and its variants' name prefix
     bool perKeyWidth;    // a variant per key width: _k1, _k2
     bool perValueWidth;  // a variant per value width: _v0, _v1, _v2
     bool shuffleTwin;    // a _shuffle twin, used on devices with subgroup shuffles
-    bool singleTile;     // specialized for the single-workgroup sort's tile, not the main one
+    KernelTile tile;
+    KernelMethod method;
 };
 
 inline constexpr KernelInfo kKernels[] = {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, singleTile) \
-    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, singleTile != 0},
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, tile, method) \
+    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, KernelTile(tile), KernelMethod(method)},
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };

@@ -20,6 +20,7 @@ struct VksortSorter_T {
     vksort::DeviceInfo deviceInfo;
     vksort::TileConfig tile;
     vksort::TileConfig singleTile; // sorts of up to singleTile.tileSize() keys run in one workgroup
+    vksort::MethodRange methods;   // which multi-tile sorts look back (the others scan)
     uint32_t subgroupSize = 0; // what the pipelines run with (required or default)
     uint32_t keyTypes = 0;     // VKSORT_KEY_TYPE_BIT of each key type served (never 0)
     uint32_t valueTypes = 0;   // VKSORT_VALUE_TYPE_BIT of each value type served (never 0)

@@ -15,6 +15,18 @@ const SpirvBlob* findSpirv(const char* name) {
 
 namespace {
 
+// Whether a sorter with these options runs the kernel for key width k (any width, for a kernel
+// without key-width variants).
+bool methodNeeded(const KernelInfo& info, const PipelineOptions& options, uint32_t k) {
+    if (info.method == KernelMethod::Both) return true;
+    const bool* needed = info.method == KernelMethod::LookBack ? options.lookBack : options.scan;
+    if (info.perKeyWidth) return needed[k];
+    for (uint32_t w = 0; w < kKeyWidths; ++w) {
+        if (options.keyWidths[w] && needed[w]) return true;
+    }
+    return false;
+}
+
 struct Creator {
     const Functions& fn;
     VkDevice device;
@@ -100,8 +112,12 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     Creator creator{fn, device, allocator, cache, options, p.layout, failure};
     for (uint32_t kernel = 0; kernel < kKernelCount && result == VK_SUCCESS; ++kernel) {
         const KernelInfo& info = kKernels[kernel];
+        const TileConfig& tile = info.tile == KernelTile::Single ? options.singleTile
+                                 : info.tile == KernelTile::Scan ? options.scanTile
+                                                                 : options.tile;
         for (uint32_t k = 0; k < (info.perKeyWidth ? kKeyWidths : 1) && result == VK_SUCCESS; ++k) {
             if (info.perKeyWidth && !options.keyWidths[k]) continue;
+            if (!methodNeeded(info, options, k)) continue;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1) && result == VK_SUCCESS; ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;
                 const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle);
@@ -112,8 +128,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                     break;
                 }
                 p.name[kernel][k][v] = blob->name;
-                result = creator.create(*blob, info.singleTile ? options.singleTile : options.tile,
-                                        &p.pipeline[kernel][k][v]);
+                result = creator.create(*blob, tile, &p.pipeline[kernel][k][v]);
             }
         }
     }

@@ -32,8 +32,13 @@ struct Pipelines {
 };
 
 struct PipelineOptions {
-    TileConfig tile;       // setup, histogram and reorder
+    TileConfig tile;       // setup, histogram, tile counts and reorder
     TileConfig singleTile; // the single-workgroup sort
+    TileConfig scanTile;   // the scan (its workgroup size; keys per thread unused)
+    // The offset methods the sorter may take, per key width; kernels only the other one runs are
+    // not created (a kernel with no key-width variant is created when any width needs it).
+    bool lookBack[kKeyWidths] = {true, true};
+    bool scan[kKeyWidths] = {true, true};
     uint32_t fallbackPeriod = 0;       // testing: forces look-back fallbacks (reorder.comp)
     bool subgroupShuffle = false;      // the device has subgroup shuffles: kernels with a twin use it
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice

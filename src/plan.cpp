@@ -1,5 +1,7 @@
 #include "plan.hpp"
 
+#include <vksort/vksort.h>
+
 #include <algorithm>
 
 namespace vksort {
@@ -34,11 +36,26 @@ uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
            + 4 * 4u;         // the ticket; the last step that must go on; the fallback tile of two steps
 }
 
+uint32_t reorderScanSharedMemoryBytes(const TileConfig& config) {
+    return singleSharedMemoryBytes(config)
+           + 4 * kRadix * 4u      // per digit: offset, total, prefix, first destination tile
+           + kNextCountSlots * 4u; // the next pass's counts
+}
+
+uint32_t tileCountsSharedMemoryBytes(const TileConfig&) { return kRadix * 4u; }
+
+uint32_t scanSharedMemoryBytes(const TileConfig& config) {
+    return (config.workgroupSize + 1) * 4u; // s_subgroupTotals (one-lane subgroups)
+}
+
 uint32_t sharedMemoryBytes(Kernel kernel, const TileConfig& config) {
     switch (kernel) {
     case Kernel::Setup: return 0;
     case Kernel::Histogram: return histogramSharedMemoryBytes(config);
+    case Kernel::TileCounts: return tileCountsSharedMemoryBytes(config);
+    case Kernel::Scan: return scanSharedMemoryBytes(config);
     case Kernel::Reorder: return reorderSharedMemoryBytes(config);
+    case Kernel::ReorderScan: return reorderScanSharedMemoryBytes(config);
     case Kernel::Single: return singleSharedMemoryBytes(config);
     }
     return 0;
@@ -69,6 +86,33 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
     }
     c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
     return c;
+}
+
+TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control) {
+    TileConfig c = main;
+    c.workgroupSize = std::max(main.workgroupSize, std::min(kScanWorkgroupSize, workgroupLimit(device, control)));
+    c.keysPerThread = 1;
+    // The same subgroup rules as the main configuration, for the wider workgroup.
+    uint32_t smallest = main.workgroupSize / main.maxSubgroups;
+    uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+    c.fullSubgroups = main.fullSubgroups && c.workgroupSize % launchSize == 0;
+    c.maxSubgroups = std::max(1u, c.workgroupSize / smallest);
+    return c;
+}
+
+MethodRange chooseMethodRange(const DeviceFacts& device, uint32_t method) {
+    MethodRange range;
+    for (uint32_t k = 0; k < 2; ++k) {
+        if (method == VKSORT_OFFSET_METHOD_LOOK_BACK) {
+            range.minTiles[k] = 1;
+            range.maxTiles[k] = UINT32_MAX;
+        } else if (method == VKSORT_OFFSET_METHOD_AUTO) {
+            const TuningRow& row = tuningFor(device);
+            range.minTiles[k] = row.lookBackMinTiles[k];
+            range.maxTiles[k] = row.lookBackMaxTiles[k];
+        }
+    }
+    return range;
 }
 
 uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& control) {
@@ -157,7 +201,7 @@ uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, ui
     limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / keyBytes);
     if (valueBytes != 0) limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / valueBytes);
     // The status tables of the capacity must fit one binding too (they always do in practice).
-    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kStatusOffset) / (kStatusTables * kRadix) * config.tileSize();
+    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kTileTablesOffset) / (kTileTables * kRadix) * config.tileSize();
     limit = std::min(limit, tableLimit);
     // A grid of maxX * maxY workgroups bounds the tiles one dispatch can reach.
     uint64_t gridLimit = uint64_t(device.maxWorkgroupCount[0]) * device.maxWorkgroupCount[1] * config.tileSize();
@@ -178,7 +222,7 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
         next = alignUp(next + layout.valuesBytes, alignment);
     }
     layout.tablesOffset = next;
-    layout.tablesBytes = (uint64_t(kStatusOffset) + uint64_t(kStatusTables) * kRadix * layout.rowStride) * 4u;
+    layout.tablesBytes = (uint64_t(kTileTablesOffset) + uint64_t(kTileTables) * kRadix * layout.rowStride) * 4u;
     layout.totalBytes = layout.tablesOffset + layout.tablesBytes;
     return layout;
 }

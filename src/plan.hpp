@@ -55,11 +55,17 @@ struct TuningRow {
     uint32_t workgroupSize;        // invocations of the histogram and reorder workgroups
     uint32_t keysPerThread;        // the reorder's tile is workgroupSize * keysPerThread keys
     uint32_t singleKeysPerThread;  // the single-workgroup sort's keys per invocation
+    // Multi-tile sorts of [min, max] tiles take the look-back method (one dispatch per pass), all
+    // others the scan method (two); 0, 0: never the look-back. [0]: 32-bit keys, [1]: 64-bit keys.
+    uint32_t lookBackMinTiles[2];
+    uint32_t lookBackMaxTiles[2];
 };
 constexpr uint32_t kVendorNvidia = 0x10DE;
 inline constexpr TuningRow kTuningTable[] = {
-    {kVendorNvidia, 32, 48u * 1024u, 256, 8, 16},
-    {0, 0, 0, 256, 8, 16}, // every other device: not measured; the NVIDIA row's tile
+    {kVendorNvidia, 32, 48u * 1024u, 256, 8, 16, {256, 0}, {512, 0}},
+    // Every other device: not measured; the NVIDIA row's tile, and the scan method, which was the
+    // only one before the look-back existed.
+    {0, 0, 0, 256, 8, 16, {0, 0}, {0, 0}},
 };
 const TuningRow& tuningFor(const DeviceFacts& device);
 
@@ -74,10 +80,36 @@ constexpr uint32_t histogramTilesPerWorkgroup(uint32_t tiles) {
 // The configuration of the single-workgroup sort, derived from the main one.
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main);
 
+// The scan's workgroup: as wide as the device allows up to kScanWorkgroupSize, so that one chunk
+// covers many tiles (a digit row is scanned by one workgroup, chunk after chunk).
+constexpr uint32_t kScanWorkgroupSize = 1024;
+TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control);
+
+// Scan method: sorts of up to this many tiles let each reorder sum the counts of all tiles itself
+// (a few loads per workgroup, from L2) instead of waiting for a scan dispatch and its barrier.
+constexpr uint32_t kInlineScanMaxTiles = 256;
+
+// Which tile counts take the look-back method, per key width (0: 32-bit keys, 1: 64-bit keys):
+// [minTiles, maxTiles]; maxTiles 0: none.
+struct MethodRange {
+    uint32_t minTiles[2] = {0, 0};
+    uint32_t maxTiles[2] = {0, 0};
+    bool lookBack(uint32_t keyWidth, uint32_t tiles) const {
+        return tiles >= minTiles[keyWidth] && tiles <= maxTiles[keyWidth] && maxTiles[keyWidth] != 0;
+    }
+    bool anyLookBack(uint32_t keyWidth) const { return maxTiles[keyWidth] != 0 && minTiles[keyWidth] <= maxTiles[keyWidth]; }
+    bool allLookBack(uint32_t keyWidth) const { return minTiles[keyWidth] <= 1 && maxTiles[keyWidth] == UINT32_MAX; }
+};
+// The range for a VksortOffsetMethod (0 auto: the tuning row's, 1 scan: none, 2 look-back: all).
+MethodRange chooseMethodRange(const DeviceFacts& device, uint32_t method);
+
 // Shared memory each kernel declares for a configuration, in bytes (tests/test_shared_memory.cpp
 // checks them against the compiled SPIR-V). The reorder is the largest user of the tile's.
 uint32_t reorderSharedMemoryBytes(const TileConfig& config);
+uint32_t reorderScanSharedMemoryBytes(const TileConfig& config);
 uint32_t histogramSharedMemoryBytes(const TileConfig& config);
+uint32_t tileCountsSharedMemoryBytes(const TileConfig& config);
+uint32_t scanSharedMemoryBytes(const TileConfig& config);
 // Any kernel's, for the tile it is specialized with.
 uint32_t sharedMemoryBytes(Kernel kernel, const TileConfig& config);
 // Shared memory the single-workgroup sort needs, in bytes.

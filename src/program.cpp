@@ -40,6 +40,9 @@ struct Builder {
         c.statusTable = pass % kStatusTables;
         c.nextStatusTable = (pass + 1) % kStatusTables;
         c.histogramTiles = histogramTilesPerWorkgroup(in.indirect ? ceilDiv(in.maxCount, in.tile.tileSize()) : c.numTiles);
+        c.countTable = pass % kCountTables;
+        c.nextCountTable = (pass + 1) % kCountTables;
+        c.zeroCountTable = (pass + 2) % kCountTables;
         if (in.indirect) {
             s.indirect = true;
         } else {
@@ -56,6 +59,49 @@ struct Builder {
         if (last.timestampCount == 0) last.firstTimestamp = nextTimestamp;
         last.timestampCount += slot + 1 - nextTimestamp;
         nextTimestamp = slot + 1;
+    }
+
+    // The digit totals of every pass at once; each reorder then finds its tile's offsets by
+    // looking back over the tiles before it, in the same dispatch.
+    void buildLookBackPasses(uint32_t indexFlag) {
+        Step& histogram = add(Kernel::Histogram, 0, kSetForward);
+        histogram.argsWord = kInfoHistogramArgs;
+        if (!in.indirect) {
+            histogram.grid = gridFor(ceilDiv(histogram.constants.numTiles, histogram.constants.histogramTiles),
+                                     in.maxWorkgroupCountX);
+        }
+        timestampsThrough(1);
+        for (uint32_t p = 0; p < in.passes.passCount; ++p) {
+            Step& reorder = add(Kernel::Reorder, p, p % 2 == 0 ? kSetForward : kSetBackward);
+            reorder.argsWord = kInfoTileArgs;
+            if (p == 0) reorder.constants.flags |= indexFlag;
+            timestampsThrough(2 + p);
+        }
+    }
+
+    // The first pass's counts per tile; then per pass a scan of them (none when tiles are few:
+    // each reorder sums them itself) and a reorder, which also counts the next pass's digits.
+    void buildScanPasses(uint32_t indexFlag) {
+        const uint32_t passCount = in.passes.passCount;
+        const bool inlineScan = !in.indirect && vksortInlineScan(ceilDiv(in.count, in.tile.tileSize()), in.inlineScanMaxTiles);
+        Step& counts = add(Kernel::TileCounts, 0, kSetForward);
+        counts.argsWord = kInfoTileArgs;
+        counts.constants.zeroCountTable = counts.constants.nextCountTable; // the first reorder adds into it
+        timestampsThrough(1);
+        for (uint32_t p = 0; p < passCount; ++p) {
+            const BindingSet set = p % 2 == 0 ? kSetForward : kSetBackward;
+            if (!inlineScan) {
+                Step& scan = add(Kernel::Scan, p, set);
+                scan.argsWord = kInfoScanArgs;
+                if (!in.indirect) scan.grid = Grid{kRadix, 1}; // one workgroup per digit row
+            }
+            Step& reorder = add(Kernel::ReorderScan, p, set);
+            reorder.argsWord = kInfoTileArgs;
+            if (p == 0) reorder.constants.flags |= indexFlag;
+            if (p + 1 < passCount) reorder.constants.flags |= kFlagNextCounts;
+            if (inlineScan) reorder.constants.flags |= kFlagInlineScan;
+            timestampsThrough(2 + p);
+        }
     }
 
     void build() {
@@ -86,33 +132,27 @@ struct Builder {
             copy.kind = StepKind::CopyCount;
             copy.barrier = Barrier::TransferToCompute;
         }
-        // Zeroes the digit totals and the fallback count; for indirect sorts it also turns the copied
-        // count into the launch of every step below (the path a count does not take gets zero
-        // workgroups).
-        Step& setup = add(Kernel::Setup, 0, kSetForward);
-        setup.indirect = false;
-        setup.grid = Grid{1, 1};
-        setup.constants.singleMaxCount = in.singleMaxCount;
-        setup.constants.dispatchWidth = in.maxWorkgroupCountX;
+        // Zeroes what the look-back's histogram and reorders add into (the digit totals, the first
+        // ticket, the fallback count); for indirect sorts it also turns the copied count into the
+        // launch of every step below (the path a count does not take gets zero workgroups). A
+        // direct sort by the scan method needs neither, and saves the dispatch.
+        if (in.indirect || in.lookBack) {
+            Step& setup = add(Kernel::Setup, 0, kSetForward);
+            setup.indirect = false;
+            setup.grid = Grid{1, 1};
+            setup.constants.singleMaxCount = in.singleMaxCount;
+            setup.constants.dispatchWidth = in.maxWorkgroupCountX;
+            setup.constants.inlineScanMaxTiles = in.inlineScanMaxTiles;
+        }
         if (in.indirect) {
             Step& single = add(Kernel::Single, 0, singleSet);
             single.constants.flags |= indexFlag;
             single.argsWord = kInfoSingleArgs;
         }
-        // The digit totals of every pass at once; each reorder then finds its tile's offsets by
-        // looking back over the tiles before it, in the same dispatch.
-        Step& histogram = add(Kernel::Histogram, 0, kSetForward);
-        histogram.argsWord = kInfoHistogramArgs;
-        if (!in.indirect) {
-            histogram.grid = gridFor(ceilDiv(histogram.constants.numTiles, histogram.constants.histogramTiles),
-                                     in.maxWorkgroupCountX);
-        }
-        timestampsThrough(1);
-        for (uint32_t p = 0; p < passCount; ++p) {
-            Step& reorder = add(Kernel::Reorder, p, p % 2 == 0 ? kSetForward : kSetBackward);
-            reorder.argsWord = kInfoTileArgs;
-            if (p == 0) reorder.constants.flags |= indexFlag;
-            timestampsThrough(2 + p);
+        if (in.lookBack) {
+            buildLookBackPasses(indexFlag);
+        } else {
+            buildScanPasses(indexFlag);
         }
         out.steps[out.stepCount - 1].barrier = Barrier::None;
     }

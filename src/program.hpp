@@ -48,8 +48,8 @@ struct Step {
     Barrier barrier = Barrier::None;
 };
 
-// Copy, setup, single-workgroup sort, histogram, then a reorder per pass.
-constexpr uint32_t kMaxProgramSteps = 4 + kMaxPasses;
+// Copy, setup, single-workgroup sort, histogram or tile counts, then per pass a scan and a reorder.
+constexpr uint32_t kMaxProgramSteps = 4 + 2 * kMaxPasses;
 
 // What a program depends on: the sorter's tiles, the bindings' layout and the request.
 struct ProgramInput {
@@ -63,6 +63,8 @@ struct ProgramInput {
     PassPlan passes;
     uint32_t count = 0;          // ignored when indirect
     bool indirect = false;       // the count comes from the caller's buffer at execution time
+    bool lookBack = false;       // the look-back method; false: the scan method (VksortOffsetMethod)
+    uint32_t inlineScanMaxTiles = kInlineScanMaxTiles; // scan method: tile counts that need no scan step
 };
 
 struct Program {

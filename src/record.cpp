@@ -85,6 +85,8 @@ ProgramInput programInput(const VksortSorter_T& sorter, const VksortBindings_T& 
     in.passes = passes;
     in.count = count;
     in.indirect = indirect;
+    in.lookBack = sorter.methods.lookBack(keyWidthIndex(bindings.keyType),
+                                          ceilDiv(indirect ? bindings.maxCount : count, sorter.tile.tileSize()));
     return in;
 }
 

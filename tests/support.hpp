@@ -33,14 +33,22 @@ struct SorterOptions {
     uint32_t requiredSubgroupSize = 0;
     // Hand vksort the command spy's vkGetDeviceProcAddr (see commandLog()).
     bool spy = false;
-    // VksortSorterCreateInfo::debugFallbackPeriod: force the look-back's fallback.
+    // VksortSorterCreateInfo::debugFallbackPeriod: force the look-back's fallback (which with
+    // offsetMethod AUTO makes the sorter look back).
     uint32_t fallbackPeriod = 0;
+    // VksortSorterCreateInfo::offsetMethod; AUTO takes testOffsetMethod().
+    VksortOffsetMethod offsetMethod = VKSORT_OFFSET_METHOD_AUTO;
 
     bool operator<(const SorterOptions& o) const;
     bool isDefault() const {
-        return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy && fallbackPeriod == 0;
+        return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy && fallbackPeriod == 0 &&
+               offsetMethod == VKSORT_OFFSET_METHOD_AUTO;
     }
 };
+
+// The offset method of sorters whose options leave it AUTO: VKSORT_TEST_OFFSET_METHOD ("scan",
+// "look-back"; ctest runs the end-to-end suites with each, tests/CMakeLists.txt), or AUTO.
+VksortOffsetMethod testOffsetMethod();
 
 // The tile shapes (workgroup size x keys per thread) the tests use besides the default. Each
 // shape's pipelines are compiled at their first dispatch on lavapipe (about a second each), so

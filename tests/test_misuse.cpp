@@ -755,13 +755,34 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     info.keyTypes = 0;
     info.valueTypes = 1u << 4;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "valueTypes");
-
-    // Every format: 2 histograms, 6 reorders, 6 single-workgroup sorts and the setup.
     info.valueTypes = 0;
-    uint32_t before = vktest::commandLog().pipelines;
-    REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
-    CHECK(vktest::commandLog().pipelines - before == 15);
-    vksortDestroySorter(sorter);
+    info.offsetMethod = VksortOffsetMethod(3);
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "offsetMethod");
+    info.offsetMethod = VKSORT_OFFSET_METHOD_AUTO;
+
+    // Every format: the setup, 6 reorders and 6 single-workgroup sorts; the look-back adds 2
+    // histograms, the scan 2 tile counts and the scan; a sorter that may take both has all.
+    info.valueTypes = 0;
+    const struct {
+        VksortOffsetMethod method;
+        uint32_t all, depth;
+    } methods[] = {{VKSORT_OFFSET_METHOD_LOOK_BACK, 15, 4}, {VKSORT_OFFSET_METHOD_SCAN, 16, 5}};
+    for (const auto& m : methods) {
+        info.offsetMethod = m.method;
+        uint32_t before = vktest::commandLog().pipelines;
+        REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
+        CHECK(vktest::commandLog().pipelines - before == m.all);
+        vksortDestroySorter(sorter);
+        VksortSorterCreateInfo depth = info;
+        depth.keyTypes = VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_FLOAT32);
+        depth.valueTypes = VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_UINT32);
+        before = vktest::commandLog().pipelines;
+        REQUIRE(vksortCreateSorter(&depth, &sorter) == VK_SUCCESS);
+        CHECK(vktest::commandLog().pipelines - before == m.depth);
+        vksortDestroySorter(sorter);
+    }
+    info.offsetMethod = VKSORT_OFFSET_METHOD_LOOK_BACK;
+    uint32_t before = 0;
 
     // A renderer's depth sort: f32 keys with u32 payloads or argsort indices (both 32-bit values).
     info.keyTypes = VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_FLOAT32);

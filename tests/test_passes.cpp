@@ -47,7 +47,7 @@ struct PassRig {
     // `tileIndex`'s status word of `digit` in status table `table`.
     static size_t total(uint32_t pass, uint32_t digit) { return vksort::kTotalsOffset + size_t(pass) * kRadix + digit; }
     size_t status(uint32_t table, uint32_t tileIndex, uint32_t digit) const {
-        return vksort::kStatusOffset + (size_t(table) * layout().rowStride + tileIndex) * kRadix + digit;
+        return vksort::kTileTablesOffset + (size_t(table) * layout().rowStride + tileIndex) * kRadix + digit;
     }
     size_t tableWords() const { return size_t(layout().tablesBytes / 4); }
 
@@ -88,11 +88,11 @@ struct PassRig {
         if (byte >= l.tablesOffset && byte < l.tablesOffset + l.tablesBytes) {
             size_t word = (byte - l.tablesOffset) / 4;
             if (word < vksort::kTotalsOffset) return "info word " + std::to_string(word);
-            if (word < vksort::kStatusOffset) {
+            if (word < vksort::kTileTablesOffset) {
                 size_t t = word - vksort::kTotalsOffset;
                 return "total of pass " + std::to_string(t / kRadix) + ", digit " + std::to_string(t % kRadix);
             }
-            size_t w = word - vksort::kStatusOffset;
+            size_t w = word - vksort::kTileTablesOffset;
             size_t row = w / kRadix;
             return "status table " + std::to_string(row / l.rowStride) + ", tile " + std::to_string(row % l.rowStride) +
                    ", digit " + std::to_string(w % kRadix);
@@ -160,7 +160,12 @@ PassRig::Ranges loadWithSentinelTables(PassRig& rig, const hostdata::Data& input
     return before;
 }
 
-const vktest::SorterOptions kSmallTiles{16, 4};
+// The look-back method's steps (histogram, look-back reorder) exist only in sorters that may take it.
+vktest::SorterOptions lookBack(vktest::SorterOptions options = {}) {
+    options.offsetMethod = VKSORT_OFFSET_METHOD_LOOK_BACK;
+    return options;
+}
+const vktest::SorterOptions kSmallTiles = lookBack({16, 4});
 
 // The program the library would record for a direct sort of `count` keys over bits [begin, end).
 // `single` off leaves out the single-workgroup path, so that the tile steps exist at any count.
@@ -171,6 +176,7 @@ vksort::Program realProgram(const PassRig& rig, VksortOrder order, uint32_t begi
     REQUIRE(vksort::planPasses(rig.keyBytes() * 8, begin, end, &passes, &reason));
     vksort::ProgramInput in = vksort::programInput(*rig.sorter, rig.bindings(), passes, order, count, false);
     if (!single) in.singleMaxCount = 0;
+    INFO((in.lookBack ? "look-back method" : "scan method"));
     vksort::Program program;
     vksort::buildProgram(in, &program);
     return program;
@@ -244,7 +250,7 @@ TEST_CASE("setup and histogram: every pass's digit totals, the first status tabl
                                 {VKSORT_KEY_TYPE_UINT64, VKSORT_ORDER_ASCENDING, 30, 64},
                                 {VKSORT_KEY_TYPE_INT64, VKSORT_ORDER_ASCENDING, 0, 64},
                                 {VKSORT_KEY_TYPE_FLOAT64, VKSORT_ORDER_DESCENDING, 40, 43}};
-    for (const vktest::SorterOptions& options : {vktest::SorterOptions{}, kSmallTiles}) {
+    for (const vktest::SorterOptions& options : {lookBack(), kSmallTiles}) {
         VksortSorter s = vktest::sorter(options);
         const uint32_t tile = s->tile.tileSize();
         uint32_t n = 0;
@@ -275,7 +281,7 @@ TEST_CASE("histogram of equal and of alternating keys, at the most keys per thre
     // histogram.comp adds once per subgroup when every lane holds the same byte, and lane by lane
     // otherwise: all-equal keys take the first path for every byte, two alternating digits the
     // second for the low byte. 32 keys per thread is the most the planner allows.
-    VksortSorter s = vktest::sorter({16, 32});
+    VksortSorter s = vktest::sorter(lookBack({16, 32}));
     const uint32_t tile = s->tile.tileSize();
     REQUIRE(tile == 16 * 32);
     for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_UINT64}) {
@@ -423,7 +429,7 @@ TEST_CASE("reorder steps alone: stable partition, published prefixes, any look-b
     vktest::SorterOptions forced = kSmallTiles;
     forced.fallbackPeriod = 3;
     uint32_t n = 0;
-    for (const vktest::SorterOptions& options : {vktest::SorterOptions{}, kSmallTiles, forced}) {
+    for (const vktest::SorterOptions& options : {lookBack(), kSmallTiles, forced}) {
         VksortSorter s = vktest::sorter(options);
         const uint32_t tile = s->tile.tileSize();
         // A few tiles with a partial last one, and many small ones.

@@ -5,6 +5,8 @@
 
 #include "plan.hpp"
 
+#include <vksort/vksort.h>
+
 using namespace vksort;
 
 namespace {
@@ -150,6 +152,37 @@ TEST_CASE("tuning table: the first matching row, and a row for every device", "[
     }
 }
 
+TEST_CASE("offset methods: auto follows the tuning row per key width, the others are forced", "[plan]") {
+    DeviceFacts nvidia = typicalGpu();
+    nvidia.vendorID = kVendorNvidia;
+    DeviceFacts unknown = typicalGpu();
+    unknown.vendorID = 0x1234;
+    for (const DeviceFacts& device : {nvidia, unknown}) {
+        const TuningRow& row = tuningFor(device);
+        const MethodRange automatic = chooseMethodRange(device, VKSORT_OFFSET_METHOD_AUTO);
+        const MethodRange scan = chooseMethodRange(device, VKSORT_OFFSET_METHOD_SCAN);
+        const MethodRange lookBack = chooseMethodRange(device, VKSORT_OFFSET_METHOD_LOOK_BACK);
+        for (uint32_t k = 0; k < 2; ++k) {
+            INFO("vendor " << device.vendorID << ", key width " << k);
+            for (uint32_t tiles : {2u, 100u, 255u, 256u, 400u, 512u, 513u, 100000u, UINT32_MAX}) {
+                CHECK(automatic.lookBack(k, tiles) ==
+                      (row.lookBackMaxTiles[k] != 0 && tiles >= row.lookBackMinTiles[k] && tiles <= row.lookBackMaxTiles[k]));
+                CHECK_FALSE(scan.lookBack(k, tiles));
+                CHECK(lookBack.lookBack(k, tiles));
+            }
+            CHECK_FALSE(scan.anyLookBack(k));
+            CHECK(lookBack.allLookBack(k));
+            CHECK_FALSE(automatic.allLookBack(k));
+        }
+    }
+    // What was measured (docs/PERFORMANCE.md): on the H100 the look-back wins for 32-bit keys from
+    // 256 to 512 tiles only; devices nobody measured keep the scan, the method that came first.
+    CHECK(chooseMethodRange(nvidia, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(0));
+    CHECK_FALSE(chooseMethodRange(nvidia, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(1));
+    CHECK_FALSE(chooseMethodRange(unknown, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(0));
+    CHECK_FALSE(chooseMethodRange(unknown, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(1));
+}
+
 TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
     TileConfig c{256, 8, 8, true};
     for (uint32_t maxCount : {1u, 2047u, 2048u, 2049u, 1000003u}) {
@@ -165,7 +198,7 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
                 CHECK(l.valuesOffset >= l.keysBytes);
                 CHECK(l.tablesOffset >= l.valuesOffset + l.valuesBytes);
             }
-            CHECK(l.tablesBytes == (uint64_t(kStatusOffset) + uint64_t(kStatusTables) * kRadix * l.rowStride) * 4);
+            CHECK(l.tablesBytes == (uint64_t(kTileTablesOffset) + uint64_t(kTileTables) * kRadix * l.rowStride) * 4);
             CHECK(l.totalBytes == l.tablesOffset + l.tablesBytes);
         }
     }

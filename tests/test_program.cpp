@@ -1,5 +1,5 @@
 // The program of steps (src/program.cpp) is pure data: its properties are checked here without a
-// GPU, for every bit range, both count paths and the indirect program.
+// GPU, for every bit range, both count paths, both offset methods and the indirect program.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -10,8 +10,9 @@ using namespace vksort;
 
 namespace {
 
-ProgramInput input(uint32_t count, uint32_t beginBit, uint32_t endBit, uint32_t keyBits = 32) {
+ProgramInput input(uint32_t count, uint32_t beginBit, uint32_t endBit, uint32_t keyBits = 32, bool lookBack = true) {
     ProgramInput in;
+    in.lookBack = lookBack;
     in.tile.workgroupSize = 256;
     in.tile.keysPerThread = 8;
     in.singleMaxCount = 4096;
@@ -30,15 +31,18 @@ Program build(const ProgramInput& in) {
     return p;
 }
 
+// Either method's reorder.
+bool isReorder(Kernel kernel) { return kernel == Kernel::Reorder || kernel == Kernel::ReorderScan; }
+
 uint32_t countKernel(const Program& p, Kernel kernel) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < p.stepCount; ++i) n += p.steps[i].kind == StepKind::Dispatch && p.steps[i].kernel == kernel;
     return n;
 }
 
-// The tile-status tables alternate: each reorder uses table pass % 2 and zeroes
-// the other for the next pass; the histogram zeroes table 0 for the first.
-void checkTables(const Program& p) {
+// Look-back: the tile-status tables alternate: each reorder uses table pass % 2 and zeroes the
+// other for the next pass; the histogram zeroes table 0 for the first.
+void checkStatusTables(const Program& p) {
     bool zeroed[kStatusTables] = {false, false};
     for (uint32_t i = 0; i < p.stepCount; ++i) {
         const Step& s = p.steps[i];
@@ -47,6 +51,7 @@ void checkTables(const Program& p) {
         INFO("step " << i << ", pass " << s.pass << ", kernel " << int(s.kernel));
         if (s.kernel == Kernel::Histogram) zeroed[0] = true;
         if (s.kernel != Kernel::Reorder) continue;
+        CHECK((c.flags & (kFlagNextCounts | kFlagInlineScan)) == 0);
         REQUIRE(c.statusTable < kStatusTables);
         CHECK(c.statusTable == s.pass % kStatusTables);
         CHECK(c.pass == s.pass);
@@ -57,6 +62,56 @@ void checkTables(const Program& p) {
         zeroed[c.statusTable] = false; // used: dirty until the next pass zeroes it
         zeroed[c.nextStatusTable] = true;
     }
+}
+
+// Scan: follows what each counts table holds through the program. Pass p's table must hold pass
+// p's counts before its scan (or its inline-scanning reorder), and the table a reorder adds the
+// next pass's counts into must have been zeroed before it, by a step other than itself.
+void checkCountTables(const Program& p) {
+    enum State { Dirty, Zero, Counts, Prefixes };
+    State state[kCountTables] = {Dirty, Dirty, Dirty};
+    uint32_t passOf[kCountTables] = {};
+    for (uint32_t i = 0; i < p.stepCount; ++i) {
+        const Step& s = p.steps[i];
+        if (s.kind != StepKind::Dispatch) continue;
+        const VksortPushConstants& c = s.constants;
+        INFO("step " << i << ", pass " << s.pass << ", kernel " << int(s.kernel));
+        REQUIRE(c.countTable < kCountTables);
+        REQUIRE(c.nextCountTable < kCountTables);
+        REQUIRE(c.zeroCountTable < kCountTables);
+        CHECK(c.pass == s.pass);
+        if (s.kernel == Kernel::TileCounts) {
+            CHECK(s.pass == 0);
+            CHECK(c.zeroCountTable != c.countTable);
+            state[c.countTable] = Counts;
+            passOf[c.countTable] = 0;
+            state[c.zeroCountTable] = Zero;
+        } else if (s.kernel == Kernel::Scan) {
+            CHECK(state[c.countTable] == Counts);
+            CHECK(passOf[c.countTable] == s.pass);
+            state[c.countTable] = Prefixes;
+        } else if (s.kernel == Kernel::ReorderScan) {
+            const bool inlined = (c.flags & kFlagInlineScan) != 0;
+            // Indirect sorts decide on the GPU (the setup's kInfoInlineScan): both states are valid.
+            if (!s.indirect) CHECK(state[c.countTable] == (inlined ? Counts : Prefixes));
+            CHECK(passOf[c.countTable] == s.pass);
+            CHECK(c.zeroCountTable != c.countTable);
+            if ((c.flags & kFlagNextCounts) != 0) {
+                CHECK(c.nextCountTable != c.countTable);
+                CHECK(c.zeroCountTable != c.nextCountTable);
+                CHECK(state[c.nextCountTable] == Zero);
+                state[c.nextCountTable] = Counts;
+                passOf[c.nextCountTable] = s.pass + 1;
+            }
+            state[c.countTable] = Dirty;
+            state[c.zeroCountTable] = Zero;
+        }
+    }
+}
+
+void checkTables(const Program& p, bool lookBack) {
+    if (lookBack) checkStatusTables(p);
+    else checkCountTables(p);
 }
 
 void checkTimestamps(const Program& p) {
@@ -74,13 +129,15 @@ void checkTimestamps(const Program& p) {
 
 TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch", "[program]") {
     for (uint32_t end = 1; end <= 32; ++end) {
-        const Program p = build(input(100000, 0, end));
-        INFO("bits 0:" << end);
+      for (bool lookBack : {true, false}) {
+        const Program p = build(input(100000 + (lookBack ? 0 : 500000), 0, end, 32, lookBack));
+        INFO("bits 0:" << end << (lookBack ? ", look-back" : ", scan"));
         uint32_t pass = 0;
         BindingSet lastSet = kSetInPlace;
         for (uint32_t i = 0; i < p.stepCount; ++i) {
             const Step& s = p.steps[i];
-            if (s.kernel != Kernel::Reorder) continue;
+            if (s.kernel == Kernel::Scan) CHECK(s.set == (s.pass % 2 == 0 ? kSetForward : kSetBackward));
+            if (!isReorder(s.kernel)) continue;
             CHECK(s.pass == pass);
             CHECK(s.set == (pass % 2 == 0 ? kSetForward : kSetBackward));
             lastSet = s.set;
@@ -94,10 +151,12 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
         REQUIRE(single.stepCount == 1);
         CHECK(single.steps[0].kernel == Kernel::Single);
         CHECK(single.steps[0].set == (pass % 2 == 1 ? kSetForward : kSetInPlace));
+      }
     }
 }
 
-TEST_CASE("program: a setup and one histogram step, then one reorder per pass; the last step has no barrier",
+TEST_CASE("program: look-back: a setup and one histogram step, then one reorder per pass; the last step has no "
+          "barrier",
           "[program]") {
     for (uint32_t count : {4097u, 100000u, 600000u, 50000000u}) {
         for (bool indirect : {false, true}) {
@@ -107,6 +166,8 @@ TEST_CASE("program: a setup and one histogram step, then one reorder per pass; t
             INFO("count " << count << (indirect ? ", indirect" : ""));
             CHECK(countKernel(p, Kernel::Setup) == 1);
             CHECK(countKernel(p, Kernel::Histogram) == 1);
+            CHECK(countKernel(p, Kernel::TileCounts) == 0);
+            CHECK(countKernel(p, Kernel::Scan) == 0);
             CHECK(countKernel(p, Kernel::Reorder) == 8);
             CHECK(p.steps[indirect ? 1 : 0].kernel == Kernel::Setup);
             for (uint32_t i = 0; i < p.stepCount; ++i) {
@@ -116,7 +177,46 @@ TEST_CASE("program: a setup and one histogram step, then one reorder per pass; t
                 const bool last = i + 1 == p.stepCount;
                 CHECK((p.steps[i].barrier == Barrier::None) == last);
             }
-            checkTables(p);
+            checkTables(p, true);
+        }
+    }
+}
+
+TEST_CASE("program: scan: tile counts, then per pass a scan (none for few tiles) and a reorder that counts the "
+          "next pass's digits",
+          "[program]") {
+    for (uint32_t count : {4097u, 100000u, 256u * 2048u, 256u * 2048u + 1u, 600000u, 50000000u}) {
+        for (bool indirect : {false, true}) {
+            ProgramInput in = input(count, 0, 32, 32, false);
+            in.indirect = indirect;
+            const Program p = build(in);
+            const uint32_t tiles = ceilDiv(count, in.tile.tileSize());
+            const bool inlined = !indirect && tiles <= in.inlineScanMaxTiles;
+            INFO("count " << count << (indirect ? ", indirect" : "") << ", " << tiles << " tiles");
+            // A direct sort by the scan method has nothing for a setup to do.
+            CHECK(countKernel(p, Kernel::Setup) == (indirect ? 1 : 0));
+            CHECK(countKernel(p, Kernel::Histogram) == 0);
+            CHECK(countKernel(p, Kernel::TileCounts) == 1);
+            CHECK(countKernel(p, Kernel::Scan) == (inlined ? 0 : 8));
+            CHECK(countKernel(p, Kernel::Reorder) == 0);
+            CHECK(countKernel(p, Kernel::ReorderScan) == 8);
+            for (uint32_t i = 0; i < p.stepCount; ++i) {
+                const Step& s = p.steps[i];
+                const bool last = i + 1 == p.stepCount;
+                CHECK((s.barrier == Barrier::None) == last);
+                if (s.kind != StepKind::Dispatch) continue;
+                if (s.kernel == Kernel::Scan) {
+                    CHECK(s.argsWord == kInfoScanArgs);
+                    if (!indirect) CHECK((s.grid.x == kRadix && s.grid.y == 1));
+                }
+                if (s.kernel == Kernel::ReorderScan) {
+                    CHECK(((s.constants.flags & kFlagInlineScan) != 0) == inlined);
+                    CHECK(((s.constants.flags & kFlagNextCounts) != 0) == (s.pass + 1 < 8));
+                }
+                if (s.kernel == Kernel::TileCounts) CHECK(s.argsWord == kInfoTileArgs);
+            }
+            if (indirect) CHECK(p.steps[1].constants.inlineScanMaxTiles == in.inlineScanMaxTiles);
+            checkTables(p, false);
         }
     }
 }
@@ -165,24 +265,29 @@ TEST_CASE("program: tiles per histogram workgroup grow with the tile count", "[p
     }
 }
 
-TEST_CASE("program: timestamp slots are 1 after the histogram and 2 + p after each reorder, on every path",
+TEST_CASE("program: timestamp slots are 1 after the histogram (or tile counts) and 2 + p after each reorder, on "
+          "every path",
           "[program]") {
     for (uint32_t count : {0u, 1u, 4096u, 4097u, 600000u}) {
         for (bool indirect : {false, true}) {
             for (uint32_t end : {4u, 9u, 32u}) {
-                ProgramInput in = input(count, 0, end);
+              for (bool lookBack : {true, false}) {
+                ProgramInput in = input(count, 0, end, 32, lookBack);
                 in.indirect = indirect;
                 const Program p = build(in);
-                INFO("count " << count << ", bits 0:" << end << (indirect ? ", indirect" : ""));
+                INFO("count " << count << ", bits 0:" << end << (indirect ? ", indirect" : "")
+                              << (lookBack ? ", look-back" : ", scan"));
                 const uint32_t passes = (end + 3) / 4;
                 CHECK(p.timestampCount == 2 + passes);
                 checkTimestamps(p);
                 for (uint32_t i = 0; i < p.stepCount; ++i) {
                     const Step& s = p.steps[i];
                     if (s.kind != StepKind::Dispatch) continue;
-                    if (s.kernel == Kernel::Reorder) CHECK(s.firstTimestamp == 2 + s.pass);
-                    if (s.kernel == Kernel::Histogram) CHECK(s.firstTimestamp == 1);
+                    if (isReorder(s.kernel)) CHECK(s.firstTimestamp == 2 + s.pass);
+                    if (s.kernel == Kernel::Scan) CHECK(s.timestampCount == 0); // timed with its reorder
+                    if (s.kernel == Kernel::Histogram || s.kernel == Kernel::TileCounts) CHECK(s.firstTimestamp == 1);
                 }
+              }
             }
         }
     }
@@ -193,61 +298,72 @@ TEST_CASE("program: timestamp slots are 1 after the histogram and 2 + p after ea
 }
 
 TEST_CASE("program: the indirect program launches every step from the setup's arguments", "[program]") {
-    ProgramInput in = input(0, 0, 32);
-    in.maxCount = 1u << 20;
-    in.rowStride = ceilDiv(in.maxCount, in.tile.tileSize());
-    in.indirect = true;
-    const Program p = build(in);
-    REQUIRE(p.stepCount >= 4);
-    CHECK(p.steps[0].kind == StepKind::CopyCount);
-    CHECK(p.steps[0].barrier == Barrier::TransferToCompute);
-    CHECK(p.steps[1].kernel == Kernel::Setup);
-    CHECK_FALSE(p.steps[1].indirect);
-    CHECK(p.steps[1].constants.singleMaxCount == in.singleMaxCount);
-    CHECK(p.steps[1].constants.dispatchWidth == in.maxWorkgroupCountX);
-    CHECK(p.steps[1].constants.maxCount == in.maxCount);
-    CHECK(p.steps[2].kernel == Kernel::Single);
-    CHECK(p.steps[2].argsWord == kInfoSingleArgs);
-    // Both paths are recorded: the setup gives the one a count does not take zero workgroups.
-    CHECK(countKernel(p, Kernel::Reorder) == 8);
-    for (uint32_t i = 2; i < p.stepCount; ++i) {
-        const Step& s = p.steps[i];
-        INFO("step " << i);
-        CHECK(s.indirect);
-        CHECK((s.constants.flags & kFlagIndirect) != 0);
-        if (s.kernel == Kernel::Reorder) CHECK(s.argsWord == kInfoTileArgs);
-        if (s.kernel == Kernel::Histogram) CHECK(s.argsWord == kInfoHistogramArgs);
-        if (i + 1 < p.stepCount) CHECK(s.barrier == Barrier::ComputeAndIndirect);
+    for (bool lookBack : {true, false}) {
+        INFO((lookBack ? "look-back" : "scan"));
+        ProgramInput in = input(0, 0, 32, 32, lookBack);
+        in.maxCount = 1u << 20;
+        in.rowStride = ceilDiv(in.maxCount, in.tile.tileSize());
+        in.indirect = true;
+        const Program p = build(in);
+        REQUIRE(p.stepCount >= 4);
+        CHECK(p.steps[0].kind == StepKind::CopyCount);
+        CHECK(p.steps[0].barrier == Barrier::TransferToCompute);
+        CHECK(p.steps[1].kernel == Kernel::Setup);
+        CHECK_FALSE(p.steps[1].indirect);
+        CHECK(p.steps[1].constants.singleMaxCount == in.singleMaxCount);
+        CHECK(p.steps[1].constants.dispatchWidth == in.maxWorkgroupCountX);
+        CHECK(p.steps[1].constants.maxCount == in.maxCount);
+        CHECK(p.steps[2].kernel == Kernel::Single);
+        CHECK(p.steps[2].argsWord == kInfoSingleArgs);
+        // Both paths are recorded: the setup gives the one a count does not take zero workgroups.
+        CHECK(countKernel(p, lookBack ? Kernel::Reorder : Kernel::ReorderScan) == 8);
+        CHECK(countKernel(p, Kernel::Scan) == (lookBack ? 0 : 8));
+        for (uint32_t i = 2; i < p.stepCount; ++i) {
+            const Step& s = p.steps[i];
+            INFO("step " << i);
+            CHECK(s.indirect);
+            CHECK((s.constants.flags & kFlagIndirect) != 0);
+            if (isReorder(s.kernel) || s.kernel == Kernel::TileCounts) CHECK(s.argsWord == kInfoTileArgs);
+            if (s.kernel == Kernel::Histogram) CHECK(s.argsWord == kInfoHistogramArgs);
+            if (s.kernel == Kernel::Scan) CHECK(s.argsWord == kInfoScanArgs);
+            if (i + 1 < p.stepCount) CHECK(s.barrier == Barrier::ComputeAndIndirect);
+        }
+        checkTables(p, lookBack);
+        checkTimestamps(p);
     }
-    checkTables(p);
-    checkTimestamps(p);
 }
 
 TEST_CASE("program: every bit range of 32- and 64-bit keys", "[program]") {
-    for (uint32_t keyBits : {32u, 64u}) {
-        for (uint32_t begin = 0; begin < keyBits; ++begin) {
-            for (uint32_t end = begin + 1; end <= keyBits; ++end) {
-                ProgramInput in = input(100000, begin, end, keyBits);
-                in.keyFlags = kFlagKeyFloat;
-                in.indexValues = true;
-                const Program p = build(in);
-                const uint32_t passes = (end - begin + 3) / 4;
-                REQUIRE(p.stepCount == 2 + passes); // setup, histogram, then a reorder per pass
-                REQUIRE(p.steps[1].constants.shift == begin); // the histogram counts every pass
-                REQUIRE(p.steps[1].constants.endBit == end);
-                uint32_t shift = begin;
-                for (uint32_t i = 2; i < p.stepCount; ++i) {
-                    const VksortPushConstants& c = p.steps[i].constants;
-                    REQUIRE(c.shift == shift);
-                    REQUIRE(c.endBit == end);
-                    REQUIRE(c.pass == i - 2);
-                    REQUIRE((c.flags & kFlagKeyTypeMask) == kFlagKeyFloat);
-                    // Argsort indices are made by the first pass only.
-                    REQUIRE(((c.flags & kFlagIndexValues) != 0) == (i == 2));
-                    shift += kDigitBits;
+    for (bool lookBack : {true, false}) {
+        for (uint32_t keyBits : {32u, 64u}) {
+            for (uint32_t begin = 0; begin < keyBits; ++begin) {
+                for (uint32_t end = begin + 1; end <= keyBits; ++end) {
+                    ProgramInput in = input(100000, begin, end, keyBits, lookBack);
+                    in.keyFlags = kFlagKeyFloat;
+                    in.indexValues = true;
+                    const Program p = build(in);
+                    const uint32_t passes = (end - begin + 3) / 4;
+                    // Look-back: setup, histogram, a reorder per pass. Scan (few tiles: inline): tile
+                    // counts, a reorder per pass.
+                    const uint32_t first = lookBack ? 2 : 1;
+                    REQUIRE(p.stepCount == first + passes);
+                    REQUIRE(p.steps[first - 1].constants.shift == begin); // the histogram counts every pass
+                    REQUIRE(p.steps[first - 1].constants.endBit == end);
+                    uint32_t shift = begin;
+                    for (uint32_t i = first; i < p.stepCount; ++i) {
+                        const VksortPushConstants& c = p.steps[i].constants;
+                        REQUIRE(p.steps[i].kernel == (lookBack ? Kernel::Reorder : Kernel::ReorderScan));
+                        REQUIRE(c.shift == shift);
+                        REQUIRE(c.endBit == end);
+                        REQUIRE(c.pass == i - first);
+                        REQUIRE((c.flags & kFlagKeyTypeMask) == kFlagKeyFloat);
+                        // Argsort indices are made by the first pass only.
+                        REQUIRE(((c.flags & kFlagIndexValues) != 0) == (i == first));
+                        shift += kDigitBits;
+                    }
+                    REQUIRE(shift >= end);
+                    REQUIRE(shift - kDigitBits < end);
                 }
-                REQUIRE(shift >= end);
-                REQUIRE(shift - kDigitBits < end);
             }
         }
     }

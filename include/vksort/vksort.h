@@ -179,6 +179,24 @@ typedef enum VksortSorterCreateFlagBits {
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
 
+/* How a sort of more keys than one workgroup sorts learns where each tile's keys go in every
+ * pass. Both give the same result (a stable sort); they differ in speed, and which is faster
+ * depends on the device and the count (docs/PERFORMANCE.md). */
+typedef enum VksortOffsetMethod {
+    /* The device's tuning: the look-back for the counts and key widths where it was measured
+     * faster on a device like this one, the scan otherwise (VksortSorterProperties::
+     * lookBackMinCount32 and the others); both methods' kernels are compiled only where the
+     * tuning uses both. */
+    VKSORT_OFFSET_METHOD_AUTO = 0,
+    /* Two dispatches per pass: a scan of the per-tile digit counts (made by the pass before),
+     * then the reorder. No workgroup ever waits for another. */
+    VKSORT_OFFSET_METHOD_SCAN = 1,
+    /* One dispatch per pass: the reorder's workgroups find their offsets with a decoupled
+     * look-back over the tiles before them (bounded waiting: a workgroup that waits too long
+     * counts the keys it waits for itself), after one histogram of every pass's digits. */
+    VKSORT_OFFSET_METHOD_LOOK_BACK = 2
+} VksortOffsetMethod;
+
 typedef struct VksortSorterCreateInfo {
     /* Reserved for extensions; must be NULL. */
     const void* pNext;
@@ -235,8 +253,12 @@ typedef struct VksortSorterCreateInfo {
      * share of tiles (tiles t with t % N == 1 publish their counts late, and tiles t % N == 2
      * are never seen published, so N >= 3 forces both, N == 2 only the first and N == 1
      * nothing), to prove that sorts stay correct when workgroups do not run in the order they
-     * started. Results are unchanged; only slower. */
+     * started. Results are unchanged; only slower. Only the look-back method has a fallback: with
+     * offsetMethod AUTO a nonzero period makes every multi-tile sort look back. */
     uint32_t debugFallbackPeriod;
+    /* Tuning and testing: 0 (VKSORT_OFFSET_METHOD_AUTO) lets the sorter choose per sort. A sorter
+     * compiles only the kernels of the methods it can choose. Out of range: invalid usage. */
+    VksortOffsetMethod offsetMethod;
 } VksortSorterCreateInfo;
 
 /* Creates a sorter: checks the device, compiles the pipelines (this can take a while; pass a
@@ -275,6 +297,14 @@ typedef struct VksortSorterProperties {
      * none allow more; vksortGetMaxCount gives the exact maximum of each key and value type. */
     uint32_t maxCount32;
     uint32_t maxCount64;
+    /* Multi-tile sorts of [lookBackMinCount32, lookBackMaxCount32] 32-bit keys, and of
+     * [lookBackMinCount64, lookBackMaxCount64] 64-bit keys, use VKSORT_OFFSET_METHOD_LOOK_BACK,
+     * every other one VKSORT_OFFSET_METHOD_SCAN; a pair is 0, 0 when the sorter never looks back
+     * for that key width. An indirect sort chooses by its bindings' maxCount. */
+    uint32_t lookBackMinCount32;
+    uint32_t lookBackMaxCount32;
+    uint32_t lookBackMinCount64;
+    uint32_t lookBackMaxCount64;
 } VksortSorterProperties;
 
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);

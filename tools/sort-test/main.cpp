@@ -42,6 +42,7 @@ struct Options {
     bool stress = false;
     bool allFormats = false;     // --all-formats: the sorter compiles every format's pipelines
     uint32_t fallbackPeriod = 0; // --fallback-period: VksortSorterCreateInfo::debugFallbackPeriod
+    VksortOffsetMethod offsetMethod = VKSORT_OFFSET_METHOD_AUTO; // --offset-method
     double createMs = 0;         // wall time of vksortCreateSorter
     StressOptions stressOptions;
     // --bench
@@ -69,6 +70,8 @@ void usage() {
         "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
         "  --fallback-period N       testing: force the look-back's fallback on many tiles\n"
         "                            (VksortSorterCreateInfo::debugFallbackPeriod)\n"
+        "  --offset-method auto|scan|look-back   how multi-tile sorts find their offsets\n"
+        "                            (VksortSorterCreateInfo::offsetMethod; default auto)\n"
         "  --all-formats             create the sorter for every key and value type (default: only\n"
         "                            those sorted; the summary gives the creation time either way)\n"
         "  --subgroup-size S         require subgroup size S (needs subgroup size control)\n"
@@ -160,6 +163,14 @@ bool parse(int argc, char** argv, Options* o) {
             o->stressOptions.maxCount = m;
             return Parsed::Ok;
         }
+        if (a == "--offset-method") {
+            const std::string m = args.value();
+            if (m == "auto") o->offsetMethod = VKSORT_OFFSET_METHOD_AUTO;
+            else if (m == "scan") o->offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
+            else if (m == "look-back") o->offsetMethod = VKSORT_OFFSET_METHOD_LOOK_BACK;
+            else return Parsed::Invalid;
+            return Parsed::Ok;
+        }
         if (a == "--csv") {
             o->csvPath = args.value();
             return Parsed::Ok;
@@ -181,6 +192,7 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     info.workgroupSize = o->workgroupSize;
     info.keysPerThread = o->keysPerThread;
     info.debugFallbackPeriod = o->fallbackPeriod;
+    info.offsetMethod = o->offsetMethod;
     info.pfnMessageCallback = printMessage;
     if (!o->stress && !o->allFormats) {
         for (VksortKeyType k : o->bench ? o->sweep.keyTypes : std::vector<VksortKeyType>{o->keyType}) {
@@ -344,6 +356,15 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Which way the sorter sorted `count` keys of a type (VksortSorterProperties).
+const char* methodOf(const VksortSorterProperties& sorter, VksortKeyType key, uint32_t count) {
+    if (count <= sorter.singleDispatchMaxCount) return "single";
+    const bool wide = vksortKeySize(key) == 8;
+    const uint32_t least = wide ? sorter.lookBackMinCount64 : sorter.lookBackMinCount32;
+    const uint32_t most = wide ? sorter.lookBackMaxCount64 : sorter.lookBackMaxCount32;
+    return count >= least && count <= most ? "look-back" : "scan";
+}
+
 // What each record carries so that numbers cannot be taken for another build's or tile's.
 void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& points, const Options& o,
                const VksortSorterProperties& sorter) {
@@ -355,6 +376,8 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                  "  \"single_dispatch_max_count\": %u,\n  \"subgroup_size\": %u,\n",
                  sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
                  sorter.subgroupSize);
+    std::fprintf(f, "  \"look_back_32\": [%u, %u],\n  \"look_back_64\": [%u, %u],\n", sorter.lookBackMinCount32,
+                 sorter.lookBackMaxCount32, sorter.lookBackMinCount64, sorter.lookBackMaxCount64);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"results\": [\n");
@@ -362,13 +385,13 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
         const Point& p = points[i];
         double rate = double(p.count) / (p.total.median * 1e-3);
         std::fprintf(f,
-                     "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"passes\": %u, \"median_ms\": %.6f, "
+                     "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"method\": \"%s\", \"passes\": %u, \"median_ms\": %.6f, "
                      "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"histogram_ms\": %.6f, "
                      "\"reorder_ms\": %.6f, \"fallbacks\": %u, \"tiles\": %u, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"verified\": \"%s\"}%s\n",
-                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
-                     p.total.min, p.total.max, rate, p.kinds[0].median, p.kinds[1].median, p.fallbacks, p.tiles,
+                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, methodOf(sorter, p.key, p.count), p.passes,
+                     p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median, p.kinds[1].median, p.fallbacks, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs,
                      p.verified.c_str(), i + 1 < points.size() ? "," : "");
@@ -380,14 +403,14 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
 void writeCsv(FILE* f, const std::vector<Point>& points, const VksortSorterProperties& sorter) {
     std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,histogram_ms,reorder_ms,fallbacks,tiles,"
                     "bytes_per_key,copy_bytes_per_s,shader_copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified,"
-                    "vksort_commit,workgroup_size,keys_per_thread,tile_size\n");
+                    "vksort_commit,workgroup_size,keys_per_thread,tile_size,method\n");
     for (const Point& p : points) {
-        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s,%s,%u,%u,%u\n",
+        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s,%s,%u,%u,%u,%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
                      p.kinds[1].median, p.fallbacks, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.verified.c_str(), VKSORT_DESCRIBE, sorter.workgroupSize,
-                     sorter.keysPerThread, sorter.tileSize);
+                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.key, p.count));
     }
 }
 
@@ -402,18 +425,26 @@ void writeTo(const std::string& path, const std::function<void(FILE*)>& write) {
     if (f != stdout) std::fclose(f);
 }
 
+std::string lookBackRange(const VksortSorterProperties& p) {
+    auto range = [](uint32_t least, uint32_t most) {
+        return most == 0 ? std::string("never") : std::to_string(least) + ".." + std::to_string(most);
+    };
+    return range(p.lookBackMinCount32, p.lookBackMaxCount32) + " (32-bit keys), " +
+           range(p.lookBackMinCount64, p.lookBackMaxCount64) + " (64-bit)";
+}
+
 int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     const toolutil::SweepOptions& sweep = o.sweep; // counts ascending and unique (finishSweep)
     VksortSorterProperties properties{};
     vksortGetSorterProperties(sorter, &properties);
 
     std::printf("sort-test --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after "
-                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
+                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, look-back %s, subgroup %u | %s\n",
                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
                 bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
                 properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
-                properties.subgroupSize, formatsNote(o).c_str());
+                lookBackRange(properties).c_str(), properties.subgroupSize, formatsNote(o).c_str());
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "keys/s", "hist", "reorder", "fb/tile", "w/q", "B/key", "cmd B/s",
                 "shd B/s", "floor", "floor%", "cpu ms", "speedup", "ok");

@@ -1,0 +1,86 @@
+#version 450
+// The scan method's first step: how many keys of each digit value of the first pass each tile
+// holds (later passes' counts are made by the reorder before them: kFlagNextCounts). Writes
+// counts table pc.countTable, and zeroes this tile's entries of pc.zeroCountTable, which the first
+// reorder adds the second pass's counts into.
+//
+// Each invocation counts its keys in registers: sixteen 8-bit counters packed into one uvec4
+// (keys per thread stay below 256, which the host checks). Spread to 16-bit fields, subgroupAdd
+// sums them across the subgroup (no field can carry: a subgroup sees at most 128 lanes * 255
+// keys < 65536), and one lane per subgroup adds the totals into shared memory. Counting needs no
+// order, only that every key of the tile is seen once, so the loads are striped across the
+// workgroup and, for whole tiles, 16 bytes wide and all issued before the first is used: the step
+// is a pure read of the keys and must run at read bandwidth.
+
+#include "common.glsl"
+#include "tile.glsl"
+
+layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
+
+shared uint s_tileCounts[kRadix];
+
+// Counter of digit d: 8 bits at (d & 3) * 8 of word d >> 2.
+void countDigit(uint digit, inout uvec4 counters) {
+    counters += uvec4(equal(uvec4(digit >> 2u), uvec4(0u, 1u, 2u, 3u))) << ((digit & 3u) * 8u);
+}
+
+const uint KEYS_PER_VECTOR = 4u / VKSORT_KEY_WORDS;
+// Rounded up: with fewer keys per thread than a vector holds the vector path is never taken, but
+// its array must still have a length of at least 1 to be valid SPIR-V once specialized.
+const uint VECTORS_PER_THREAD = (KEYS_PER_THREAD + KEYS_PER_VECTOR - 1u) / KEYS_PER_VECTOR;
+
+void main() {
+    uint tile = flatWorkgroupIndex();
+    if (tile >= tileCount()) return;
+    uint count = elementCount();
+    uint tileBase = tile * TILE_SIZE;
+    DigitMap map = digitMap(pc.shift, pc.endBit);
+
+    if (gl_LocalInvocationIndex < kRadix) s_tileCounts[gl_LocalInvocationIndex] = 0u;
+    // No look-back runs in this sort: its fallback count is 0 (a direct sort has no setup step).
+    if (tile == 0u && gl_LocalInvocationIndex == 0u) tables[kInfoFallbacks] = 0u;
+
+    uvec4 counters = uvec4(0u);
+    if (KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && tileBase + TILE_SIZE <= count) {
+        uvec4 vectors[VECTORS_PER_THREAD];
+        uint first = tileBase / KEYS_PER_VECTOR + gl_LocalInvocationIndex;
+        [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
+            vectors[i] = keysInVectors[first + i * gl_WorkGroupSize.x];
+        }
+        [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
+#if VKSORT_KEY_WORDS == 1
+            countDigit(digitOf(vectors[i].x, map), counters);
+            countDigit(digitOf(vectors[i].y, map), counters);
+            countDigit(digitOf(vectors[i].z, map), counters);
+            countDigit(digitOf(vectors[i].w, map), counters);
+#else
+            countDigit(digitOf(vectors[i].xy, map), counters);
+            countDigit(digitOf(vectors[i].zw, map), counters);
+#endif
+        }
+    } else {
+        uint valid = min(TILE_SIZE, count - tileBase);
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+            uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
+            if (slot < valid) countDigit(digitOf(keysIn[tileBase + slot], map), counters);
+        }
+    }
+    barrier(); // s_tileCounts is zeroed
+    // even[w] holds digits 4w and 4w + 2, odd[w] digits 4w + 1 and 4w + 3, in 16-bit fields.
+    uvec4 even = subgroupAdd(counters & 0x00FF00FFu);
+    uvec4 odd = subgroupAdd((counters >> 8u) & 0x00FF00FFu);
+    if (subgroupElect()) {
+        [[unroll]] for (uint w = 0u; w < 4u; ++w) {
+            uint fields[4] = {even[w] & 0xFFFFu, odd[w] & 0xFFFFu, even[w] >> 16u, odd[w] >> 16u};
+            [[unroll]] for (uint f = 0u; f < 4u; ++f) {
+                if (fields[f] != 0u) atomicAdd(s_tileCounts[4u * w + f], fields[f]);
+            }
+        }
+    }
+    barrier();
+    if (gl_LocalInvocationIndex < kRadix) {
+        uint digit = gl_LocalInvocationIndex;
+        tables[countEntry(pc.countTable, digit, tile)] = s_tileCounts[digit];
+        tables[countEntry(pc.zeroCountTable, digit, tile)] = 0u;
+    }
+}
