@@ -115,47 +115,17 @@ bool parse(int argc, char** argv, Options* o) {
 
 // ---- Host data ---------------------------------------------------------------------------------
 
-// What CUB sorts by, as an unsigned integer whose ascending order is the requested one: the
-// documented transformations of cub::DeviceRadixSort (signed: flip the sign bit; float: flip the
-// sign bit of positives, every bit of negatives; descending: then flip all bits), then the bit
-// range. One difference from vksort's model: CUB treats -0.0 as +0.0 (the two stay distinct in
-// the output, in input order), so -0.0 is mapped to +0.0's pattern first.
-//
-// `onesweepZeros`: CUB does that mapping in two ways (block/radix_rank_sort_operations.cuh). Its
-// onesweep path (large sorts) flips the bits for a descending sort first and then gives both zeros
-// the pattern +0.0 has *before* the flip; its other paths give both zeros +0.0's pattern after it.
-// The two orders are the same over all bits, since no other key lies between those two patterns,
-// but not over a partial bit range (--bits) of a descending float sort, where either may occur.
-uint64_t sortKey(uint64_t bits, VksortKeyType type, bool descending, uint32_t beginBit, uint32_t endBit,
-                 bool onesweepZeros = false) {
-    uint32_t width = keyBits(type);
-    uint64_t sign = uint64_t(1) << (width - 1);
-    uint64_t all = width == 64 ? ~uint64_t(0) : 0xFFFFFFFFull;
-    bool zero = isFloat(type) && (bits == sign || bits == 0);
-    if (zero) bits = 0; // -0.0 sorts as +0.0
-    uint64_t ordered = bits;
-    switch (type) {
-    case VKSORT_KEY_TYPE_INT32:
-    case VKSORT_KEY_TYPE_INT64: ordered ^= sign; break;
-    case VKSORT_KEY_TYPE_FLOAT32:
-    case VKSORT_KEY_TYPE_FLOAT64: ordered ^= (bits & sign) ? all : sign; break;
-    default: break;
-    }
-    if (descending && !(zero && onesweepZeros)) ordered ^= all;
-    if (endBit == 0) endBit = width;
-    uint32_t span = endBit - beginBit;
-    uint64_t mask = span >= 64 ? ~uint64_t(0) : (uint64_t(1) << span) - 1;
-    return (ordered >> beginBit) & mask;
-}
-
-// std::stable_sort of the input under sortKey, compared with the device's result by
-// hostdata::verify (keys bit for bit, values or the argsort's permutation exactly). Returns ""
-// when they match.
-std::string verifyAs(const hostdata::Data& in, bool descending, uint32_t beginBit, uint32_t endBit, bool onesweepZeros,
-                     const std::vector<uint8_t>& outKeys, const std::vector<uint8_t>& outValues) {
+// std::stable_sort of the input under hostdata::sortKey with CUB's treatment of zeros (CUB's
+// documented key transformations are vksort's except there; keyorder.hpp), compared with the
+// device's result by hostdata::verify (keys bit for bit, values or the argsort's permutation
+// exactly). Returns "" when they match.
+std::string verifyAs(const hostdata::Data& in, bool descending, uint32_t beginBit, uint32_t endBit,
+                     keyorder::Zeros zeros, const std::vector<uint8_t>& outKeys,
+                     const std::vector<uint8_t>& outValues) {
+    VksortOrder sortOrder = descending ? VKSORT_ORDER_DESCENDING : VKSORT_ORDER_ASCENDING;
     std::vector<uint64_t> order(in.count);
     for (uint32_t i = 0; i < in.count; ++i) {
-        order[i] = sortKey(in.key(i), in.keyType, descending, beginBit, endBit, onesweepZeros);
+        order[i] = hostdata::sortKey(in.key(i), in.keyType, sortOrder, beginBit, endBit, zeros);
     }
     std::vector<uint32_t> permutation(in.count);
     for (uint32_t i = 0; i < in.count; ++i) permutation[i] = i;
@@ -165,13 +135,16 @@ std::string verifyAs(const hostdata::Data& in, bool descending, uint32_t beginBi
     return verdict.ok ? "" : verdict.detail;
 }
 
-// verifyAs under CUB's order; where its two treatments of zeros differ (sortKey), either passes.
+// verifyAs under CUB's order; where its two treatments of zeros differ (keyorder::Zeros), either
+// passes.
 std::string verify(const hostdata::Data& in, bool descending, uint32_t beginBit, uint32_t endBit,
                    const std::vector<uint8_t>& outKeys, const std::vector<uint8_t>& outValues) {
-    std::string failure = verifyAs(in, descending, beginBit, endBit, false, outKeys, outValues);
+    std::string failure = verifyAs(in, descending, beginBit, endBit, keyorder::Zeros::Equal, outKeys, outValues);
     bool partial = beginBit != 0 || (endBit != 0 && endBit != keyBits(in.keyType));
     if (!failure.empty() && descending && isFloat(in.keyType) && partial) {
-        if (verifyAs(in, descending, beginBit, endBit, true, outKeys, outValues).empty()) return "";
+        if (verifyAs(in, descending, beginBit, endBit, keyorder::Zeros::EqualOnesweep, outKeys, outValues).empty()) {
+            return "";
+        }
     }
     return failure;
 }

@@ -78,6 +78,11 @@ const char* toString(VksortKeyType type) { return kKeyNames[int(type)]; }
 const char* toString(VksortValueType type) { return kValueNames[int(type)]; }
 uint32_t keyBits(VksortKeyType type) { return vksortKeySize(type) * 8u; }
 bool isFloat(VksortKeyType type) { return type == VKSORT_KEY_TYPE_FLOAT32 || type == VKSORT_KEY_TYPE_FLOAT64; }
+keyorder::Kind keyKind(VksortKeyType type) {
+    if (isFloat(type)) return keyorder::Kind::Float;
+    if (type == VKSORT_KEY_TYPE_INT32 || type == VKSORT_KEY_TYPE_INT64) return keyorder::Kind::Signed;
+    return keyorder::Kind::Unsigned;
+}
 
 uint64_t Data::key(uint32_t i) const {
     uint64_t v = 0;
@@ -172,23 +177,10 @@ Data generate(VksortKeyType keyType, VksortValueType valueType, uint32_t count, 
     return d;
 }
 
-uint64_t sortKey(uint64_t bits, VksortKeyType type, VksortOrder order, uint32_t beginBit, uint32_t endBit) {
-    uint32_t width = keyBits(type);
-    uint64_t sign = uint64_t(1) << (width - 1);
-    uint64_t all = width == 64 ? ~uint64_t(0) : 0xFFFFFFFFull;
-    uint64_t ordered = bits;
-    switch (type) {
-    case VKSORT_KEY_TYPE_INT32:
-    case VKSORT_KEY_TYPE_INT64: ordered ^= sign; break;
-    case VKSORT_KEY_TYPE_FLOAT32:
-    case VKSORT_KEY_TYPE_FLOAT64: ordered ^= (bits & sign) ? all : sign; break;
-    default: break;
-    }
-    if (order == VKSORT_ORDER_DESCENDING) ordered ^= all;
-    if (endBit == 0) endBit = width;
-    uint32_t span = endBit - beginBit;
-    uint64_t mask = span >= 64 ? ~uint64_t(0) : (uint64_t(1) << span) - 1;
-    return (ordered >> beginBit) & mask;
+uint64_t sortKey(uint64_t bits, VksortKeyType type, VksortOrder order, uint32_t beginBit, uint32_t endBit,
+                 keyorder::Zeros zeros) {
+    return keyorder::sortKey(bits, keyBits(type), keyKind(type), order == VKSORT_ORDER_DESCENDING, beginBit, endBit,
+                             zeros);
 }
 
 std::vector<uint32_t> referencePermutation(const Data& data, VksortOrder order, uint32_t beginBit, uint32_t endBit) {

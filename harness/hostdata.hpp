@@ -4,6 +4,8 @@
 
 #include <vksort/vksort.h>
 
+#include "keyorder.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +28,7 @@ const char* toString(VksortKeyType type);
 const char* toString(VksortValueType type);
 uint32_t keyBits(VksortKeyType type);
 bool isFloat(VksortKeyType type);
+keyorder::Kind keyKind(VksortKeyType type);
 
 // Keys and values as raw little-endian bytes, exactly what the GPU buffers hold.
 struct Data {
@@ -46,8 +49,10 @@ Data generate(VksortKeyType keyType, VksortValueType valueType, uint32_t count, 
               uint64_t seed);
 
 // The key's bits mapped to the unsigned integer whose ascending order is the requested one,
-// restricted to [beginBit, endBit): the CPU model of what vksort sorts by.
-uint64_t sortKey(uint64_t bits, VksortKeyType type, VksortOrder order, uint32_t beginBit, uint32_t endBit);
+// restricted to [beginBit, endBit) (keyorder::sortKey): with Zeros::Distinct, the CPU model of
+// what vksort sorts by; cub-bench passes CUB's treatment of zeros instead.
+uint64_t sortKey(uint64_t bits, VksortKeyType type, VksortOrder order, uint32_t beginBit, uint32_t endBit,
+                 keyorder::Zeros zeros = keyorder::Zeros::Distinct);
 
 // Indices of the input in stably sorted order (std::stable_sort on sortKey).
 std::vector<uint32_t> referencePermutation(const Data& data, VksortOrder order, uint32_t beginBit, uint32_t endBit);
