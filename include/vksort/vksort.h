@@ -17,12 +17,15 @@
  *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
  *   their input order, and values move with their keys. What is recorded depends on the count:
  *   up to singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup;
- *   otherwise a small setup dispatch, a histogram of every pass's digits, then one reorder
- *   dispatch per pass, whose workgroups find their offsets by looking back over the tiles
- *   before them without ever waiting on another workgroup without bound (no forward-progress
- *   guarantee is assumed): a workgroup that finds a predecessor's counts unpublished after a
- *   few polls counts that tile's keys itself (the decoupled fallback). docs/DESIGN.md explains
- *   each kernel.
+ *   otherwise one of two offset methods (VksortOffsetMethod; the sorter picks per sort, from
+ *   its device's tuning). The scan method: the first pass's digit counts per tile, then per pass
+ *   a scan of those counts and a reorder dispatch that also counts the next pass's digits; no
+ *   workgroup ever waits for another. The look-back method: a small setup dispatch, a histogram
+ *   of every pass's digits, then one reorder dispatch per pass, whose workgroups find their
+ *   offsets by looking back over the tiles before them without ever waiting on another
+ *   workgroup without bound (no forward-progress guarantee is assumed): a workgroup that finds
+ *   a predecessor's counts unpublished after a few polls counts that tile's keys itself (the
+ *   decoupled fallback). docs/DESIGN.md explains each kernel.
  *
  * DEVICE REQUIREMENTS
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
@@ -217,7 +220,7 @@ typedef struct VksortSorterCreateInfo {
     /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
     const VkAllocationCallbacks* pAllocationCallbacks;
     /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
-     * every pipeline the served formats need (4 to 15; see keyTypes), which is the driver's
+     * every pipeline the served formats need (4 to 24; see keyTypes), which is the driver's
      * shader compilation and the bulk of vksortCreateSorter's time (docs/PERFORMANCE.md has
      * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) lets the driver
      * skip that compilation; so does the driver's own disk cache, where it has one. */
@@ -229,12 +232,13 @@ typedef struct VksortSorterCreateInfo {
      * testing and tuning. */
     uint32_t requiredSubgroupSize;
     /* Tuning overrides; 0 takes the default chosen for the device. The workgroup size is the
-     * invocations per workgroup of the histogram and reorder kernels (a power of two from 16 to
-     * the device's limit: maxComputeWorkGroupInvocations and maxComputeWorkGroupSize[0], and with
-     * a requiredSubgroupSize also maxComputeWorkgroupSubgroups x requiredSubgroupSize); keys per
-     * thread (1 to 32) sets the tile (workgroup size * keys per thread keys: at most 65536, and
-     * they must fit the device's shared memory). Out of range: VK_ERROR_FEATURE_NOT_PRESENT, with the reason given
-     * to pfnMessageCallback. */
+     * invocations per workgroup of the histogram, tile-counts and reorder kernels (a power of
+     * two from 16 to the device's limit: maxComputeWorkGroupInvocations and
+     * maxComputeWorkGroupSize[0], and with a requiredSubgroupSize also
+     * maxComputeWorkgroupSubgroups x requiredSubgroupSize); keys per thread (1 to 32) sets the
+     * tile (workgroup size * keys per thread keys: at most 65536, and they must fit the device's
+     * shared memory). Out of range: VK_ERROR_FEATURE_NOT_PRESENT, with the reason given to
+     * pfnMessageCallback. */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
     /* Optional; see PFN_vksortMessageCallback. */
@@ -242,10 +246,11 @@ typedef struct VksortSorterCreateInfo {
     void* pMessageUserData;
     /* The formats this sorter serves: VKSORT_KEY_TYPE_BIT / VKSORT_VALUE_TYPE_BIT of each key
      * and value type you will sort; 0 means all of them. Only the pipelines those need are
-     * compiled (per key width of 32 or 64 bits a histogram, and per key width crossed with no
-     * values, 32-bit values (uint32 and index) or 64-bit values a reorder and a single-workgroup
-     * sort; plus one shared setup), so a renderer that sorts f32 depths with u32 indices pays
-     * for 4 pipelines instead of 15. Memory requirements and bindings of a
+     * compiled: per key width crossed with no values, 32-bit values (uint32 and index) or
+     * 64-bit values a single-workgroup sort and each offset method's reorder; per key width the
+     * look-back's histogram and the scan's tile counts; one shared setup and one scan (only the
+     * methods the sorter may take: see offsetMethod). A renderer that sorts f32 depths with u32
+     * indices pays for 4 to 7 pipelines instead of up to 24. Memory requirements and bindings of a
      * format the sorter does not serve are invalid usage. Unknown bits are invalid usage. */
     uint32_t keyTypes;
     uint32_t valueTypes;
@@ -278,7 +283,8 @@ void vksortDestroySorter(VksortSorter sorter);
 
 /* Facts about a sorter, for logs and for tests. */
 typedef struct VksortSorterProperties {
-    /* Invocations per workgroup and keys per invocation of the histogram and reorder kernels. */
+    /* Invocations per workgroup and keys per invocation of the histogram, tile-counts and reorder
+     * kernels. */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
@@ -443,8 +449,9 @@ typedef struct VksortSortInfo {
     /* Optional profiling for your GPU profiler. When not VK_NULL_HANDLE, the sort writes
      * vksortTimestampQueryCount(passCount) timestamps into this VK_QUERY_TYPE_TIMESTAMP pool,
      * from query firstTimestampQuery on: query 0 when every command recorded before the sort
-     * has completed, query 1 when its setup and histogram dispatches have completed, and query
-     * 2 + p when the reorder dispatch of pass p has completed (all with
+     * has completed, query 1 when its setup and histogram (look-back method) or tile-counts (scan
+     * method) dispatches have completed, and query 2 + p when the reorder dispatch of pass p (and
+     * by the scan method the scan before it) has completed (all with
      * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each step,
      * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts of at most
      * singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
@@ -471,8 +478,9 @@ typedef struct VksortSortResult {
     VksortBufferRange values;
     /* Profiling: 4 bytes of the scratch buffer holding a uint32_t, the number of look-back steps,
      * summed over the workgroups of every pass, that found a predecessor tile unpublished and
-     * counted its keys themselves (the decoupled fallback; see ALGORITHM). Written by sorts of
-     * more than singleDispatchMaxCount keys and by every indirect sort; read it after the sort
+     * counted its keys themselves (the decoupled fallback; see ALGORITHM); 0 after a sort by the
+     * scan method. Written by sorts of more than singleDispatchMaxCount keys and by every
+     * indirect sort; read it after the sort
      * completed and before the next sort with these bindings (copying it needs the scratch
      * buffer created with VK_BUFFER_USAGE_TRANSFER_SRC_BIT too). Compare it with
      * (tiles - 1) * passCount: a large share means workgroups rarely overlap in time. */
