@@ -38,16 +38,38 @@ layout(constant_id = kSpecFullSubgroups) const bool FULL_SUBGROUPS = false;
 
 layout(push_constant) uniform PushBlock { VksortPushConstants pc; };
 
+const uint KEY_WORDS = VKSORT_KEY_WORDS;
+const uint VALUE_WORDS = VKSORT_VALUE_WORDS;
 #if VKSORT_KEY_WORDS == 1
 #define Key uint
 #else
 #define Key uvec2 // .x low word, .y high word: a little-endian 64-bit key
 #endif
-#if VKSORT_VALUE_WORDS == 1
-#define Value uint
-#elif VKSORT_VALUE_WORDS == 2
+#if VKSORT_VALUE_WORDS == 2
 #define Value uvec2
+#else
+#define Value uint // with no values, only for the value helpers' signatures (they do nothing)
 #endif
+
+// Keys in a 16-byte vector (the counting passes load keys four words at a time), and key k of one.
+const uint KEYS_PER_VECTOR = 4u / KEY_WORDS;
+Key vectorKey(uvec4 vector, uint k) {
+#if VKSORT_KEY_WORDS == 1
+    return vector[k];
+#else
+    return uvec2(vector[2u * k], vector[2u * k + 1u]);
+#endif
+}
+
+// Word `w` of a key or value, and the same with word `w` replaced: keys and values cross shared
+// memory one 32-bit plane at a time, so kernels need not know their widths.
+uint wordOf(uint v, uint w) { return v; }
+uint wordOf(uvec2 v, uint w) { return v[w]; }
+uint withWord(uint v, uint w, uint word) { return word; }
+uvec2 withWord(uvec2 v, uint w, uint word) {
+    v[w] = word;
+    return v;
+}
 
 // The single-workgroup sort may read and write the same buffer (see single.comp), so it drops `restrict`.
 #ifndef VKSORT_RESTRICT

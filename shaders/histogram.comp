@@ -18,7 +18,6 @@ layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysI
 // Counts per byte of the sorted bits: [byte * 256 + value].
 shared uint s_byteCounts[kMaxPasses / 2u * kByteValues];
 
-const uint KEYS_PER_VECTOR = 4u / VKSORT_KEY_WORDS;
 const uint VECTORS_IN_FLIGHT = 4u;
 const uint ROUND_KEYS = gl_WorkGroupSize.x * VECTORS_IN_FLIGHT * KEYS_PER_VECTOR;
 
@@ -64,15 +63,7 @@ void main() {
             vectors[i] = keysInVectors[base / KEYS_PER_VECTOR + i * gl_WorkGroupSize.x + invocation];
         }
         [[unroll]] for (uint i = 0u; i < VECTORS_IN_FLIGHT; ++i) {
-#if VKSORT_KEY_WORDS == 1
-            countKey(vectors[i].x, map, bytes);
-            countKey(vectors[i].y, map, bytes);
-            countKey(vectors[i].z, map, bytes);
-            countKey(vectors[i].w, map, bytes);
-#else
-            countKey(vectors[i].xy, map, bytes);
-            countKey(vectors[i].zw, map, bytes);
-#endif
+            [[unroll]] for (uint k = 0u; k < KEYS_PER_VECTOR; ++k) countKey(vectorKey(vectors[i], k), map, bytes);
         }
     }
     for (uint i = wholeEnd + invocation; i < end; i += gl_WorkGroupSize.x) countKey(keysIn[i], map, bytes);

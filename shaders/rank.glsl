@@ -1,5 +1,5 @@
 // vksort GLSL library: a tile of keys stably ranked by digit, and moved, in shared memory.
-// Included after common.glsl and tile.glsl by the reorder pass and the single-workgroup sort.
+// Included after common.glsl and tile.glsl by the reorders and the single-workgroup sort.
 
 // Digit counters per group of subgroups, digit-major ([digit * groups + group]), so that after an
 // exclusive scan each entry is where that group's keys of that digit start in the tile. A group is
@@ -20,6 +20,15 @@ uint counterGroups() {
 uint g_digitRank[KEYS_PER_THREAD];
 
 uint rankOf(uint j) { return g_digitRank[j] & 0xFFFFu; }
+
+// Starts a ranking: each key's digit, and the largest digit for slots from `valid` on (past the
+// input). Those are last in input order, so the stable rank puts them after every real key, at
+// sorted slots >= valid, which no pass writes.
+void setDigits(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        g_digitRank[j] = (tileSlot(place, j) < valid ? digitOf(keys[j], map) : map.mask) << 16u;
+    }
+}
 
 // Exclusive scan, in place, of the first `n` entries of s_digitCounters (all of them written before
 // a barrier). With full subgroups of w lanes and n <= 4w (128 entries for 32 lanes), subgroup 0
@@ -155,4 +164,24 @@ void exchangeWords(inout uint words[KEYS_PER_THREAD], TileLayout place, bool reu
     barrier();
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[tileSlot(place, j)];
     if (reuse) barrier();
+}
+
+// Keys and values move through exchangeWords a 32-bit plane at a time. `reuse` as there.
+void exchangeKeys(inout Key keys[KEYS_PER_THREAD], TileLayout place, bool reuse) {
+    [[unroll]] for (uint w = 0u; w < KEY_WORDS; ++w) {
+        uint words[KEYS_PER_THREAD];
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = wordOf(keys[j], w);
+        exchangeWords(words, place, reuse || w + 1u < KEY_WORDS);
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = withWord(keys[j], w, words[j]);
+    }
+}
+
+// Nothing without values (VALUE_WORDS == 0).
+void exchangeValues(inout Value values[KEYS_PER_THREAD], TileLayout place, bool reuse) {
+    [[unroll]] for (uint w = 0u; w < VALUE_WORDS; ++w) {
+        uint words[KEYS_PER_THREAD];
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = wordOf(values[j], w);
+        exchangeWords(words, place, reuse || w + 1u < VALUE_WORDS);
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) values[j] = withWord(values[j], w, words[j]);
+    }
 }

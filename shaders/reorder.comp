@@ -27,14 +27,13 @@
 #include "common.glsl"
 #include "tile.glsl"
 #include "rank.glsl"
+#include "scatter.glsl"
 
 // Testing only (kSpecFallbackPeriod): 0, or N to make tiles t with t % N == 1 publish their
 // counts late (only with their inclusive prefix) and look-backs treat tiles t % N == 2 as never
 // published, so that successors must count them themselves.
 layout(constant_id = kSpecFallbackPeriod) const uint FALLBACK_PERIOD = 0u;
 
-// Global position minus local position of each digit's run: slot + offset = destination.
-shared uint s_digitOffset[kRadix];
 // The ticket: this workgroup's tile.
 shared uint s_tile;
 // Per digit: the total over all tiles, this tile's count, and the count in tiles before it.
@@ -164,36 +163,25 @@ void lookBack(DigitMap map) {
     }
 }
 
-void main() {
-    uint invocation = gl_LocalInvocationIndex;
-    if (invocation == 0u) {
+// The next tile by atomic ticket (see the top of the file).
+uint takeTile() {
+    if (gl_LocalInvocationIndex == 0u) {
         uint ticket = atomicAdd(tables[kInfoTickets + pc.statusTable], 1u);
         s_tile = ticket;
         // The next pass's ticket, last taken by the previous pass, starts again from zero.
         if (ticket == 0u) tables[kInfoTickets + pc.nextStatusTable] = 0u;
     }
     barrier();
-    uint tile = s_tile;
-    uint tiles = tileCount();
-    if (tile >= tiles) return;
-    uint tileBase = tile * TILE_SIZE;
-    uint valid = min(TILE_SIZE, elementCount() - tileBase);
-    TileLayout place = tileLayout(KEYS_PER_THREAD);
+    return s_tile;
+}
 
-    // The tile's keys, all loads in flight at once (whole tiles load without guards).
-    Key keys[KEYS_PER_THREAD];
-    if (valid == TILE_SIZE) {
-        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
-    } else {
-        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-            uint slot = tileSlot(place, j);
-            keys[j] = slot < valid ? keysIn[tileBase + slot] : Key(0u);
-        }
-    }
+// The digit totals, and the look-back's state; clears this tile's words of the next pass's status
+// table (its last reader, the previous pass, is done). Published by the next barrier.
+void startLookBack(uint tile) {
+    uint invocation = gl_LocalInvocationIndex;
     if (invocation < kRadix) {
         s_digitTotal[invocation] = tables[totalsEntry(pc.pass, invocation)];
         s_tilePrefix[invocation] = 0u;
-        // The next pass's status table: its last reader, the previous pass, is done.
         tables[statusEntry(pc.nextStatusTable, tile, invocation)] = kStatusNotReady;
         s_next[invocation] = tile;
         s_polls[invocation] = 0u;
@@ -204,87 +192,55 @@ void main() {
         s_fallbackTile[0] = 0u;
         s_fallbackTile[1] = 0u;
     }
+}
 
-    // Slots past the end of the input get the largest digit: they are last in input order, so
-    // the stable rank puts them after every real key, at sorted slots >= valid, never written.
-    DigitMap map = digitMap(pc.shift, pc.endBit);
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        g_digitRank[j] = (tileSlot(place, j) < valid ? digitOf(keys[j], map) : map.mask) << 16u;
-    }
-
-    rankTile(); // (its barriers also publish the shared words written above)
-
-    // Publish this tile's counts at once: successors need them before this tile's prefix.
+// This tile's counts, at once after the ranking: successors need them before this tile's prefix.
+void publishCounts(uint tile, uint valid, DigitMap map) {
     bool late = FALLBACK_PERIOD != 0u && tile % FALLBACK_PERIOD == 1u;
-    if (invocation < kRadix) {
-        uint n = tileCountOf(invocation, valid, map);
-        s_count[invocation] = n;
-        if (tile == 0u) atomicMax(tables[statusEntry(pc.statusTable, 0u, invocation)], kStatusInclusive | n);
-        else if (!late) atomicMax(tables[statusEntry(pc.statusTable, tile, invocation)], kStatusReady | n);
+    uint digit = gl_LocalInvocationIndex;
+    if (digit < kRadix) {
+        uint n = tileCountOf(digit, valid, map);
+        s_count[digit] = n;
+        if (tile == 0u) atomicMax(tables[statusEntry(pc.statusTable, 0u, digit)], kStatusInclusive | n);
+        else if (!late) atomicMax(tables[statusEntry(pc.statusTable, tile, digit)], kStatusReady | n);
     }
-    // The keys in sorted order first: the look-back then finds more predecessors done.
-#if VKSORT_KEY_WORDS == 1
-    exchangeWords(keys, place, VKSORT_VALUE_WORDS > 0);
-#else
-    uint low[KEYS_PER_THREAD], high[KEYS_PER_THREAD];
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        low[j] = keys[j].x;
-        high[j] = keys[j].y;
-    }
-    exchangeWords(low, place, true);
-    exchangeWords(high, place, VKSORT_VALUE_WORDS > 0);
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = uvec2(low[j], high[j]);
-#endif
+}
 
-    if (tile != 0u) lookBack(map);
-    if (invocation < kRadix && tile != 0u) {
-        uint inclusive = s_tilePrefix[invocation] + s_count[invocation];
-        atomicMax(tables[statusEntry(pc.statusTable, tile, invocation)], kStatusInclusive | inclusive);
+// This tile's inclusive prefix, once the look-back has summed the tiles before it; then
+// s_digitOffset, from it and the digit totals.
+void placeDigits(uint tile) {
+    uint digit = gl_LocalInvocationIndex;
+    if (digit < kRadix && tile != 0u) {
+        atomicMax(tables[statusEntry(pc.statusTable, tile, digit)], kStatusInclusive | (s_tilePrefix[digit] + s_count[digit]));
     }
     barrier();
-    if (invocation < kRadix) {
-        uint digit = invocation;
+    if (digit < kRadix) {
         uint global = s_tilePrefix[digit];
         [[unroll]] for (uint d = 0u; d < kRadix; ++d) global += d < digit ? s_digitTotal[d] : 0u;
         s_digitOffset[digit] = global - localDigitStart(digit);
     }
     barrier();
+}
 
-    // keys[j] is now the key at sorted slot tileSlot(place, j).
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint slot = tileSlot(place, j);
-        if (slot < valid) keysOut[s_digitOffset[digitOf(keys[j], map)] + slot] = keys[j];
-    }
+void main() {
+    uint tile = takeTile();
+    uint tiles = tileCount();
+    if (tile >= tiles) return;
+    uint tileBase = tile * TILE_SIZE;
+    uint valid = min(TILE_SIZE, elementCount() - tileBase);
+    TileLayout place = tileLayout(KEYS_PER_THREAD);
+    DigitMap map = digitMap(pc.shift, pc.endBit);
 
-#if VKSORT_VALUE_WORDS > 0
-    // Values are loaded only now, in input order, to keep registers free during the ranking; their
-    // destinations are recomputed from the sorted keys rather than kept in registers.
-    uint words[KEYS_PER_THREAD];
-    bool index = (pc.flags & kFlagIndexValues) != 0u;
-#if VKSORT_VALUE_WORDS == 1
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint slot = tileSlot(place, j);
-        words[j] = slot < valid ? (index ? tileBase + slot : valuesIn[tileBase + slot]) : 0u;
-    }
-    exchangeWords(words, place, false);
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint slot = tileSlot(place, j);
-        if (slot < valid) valuesOut[s_digitOffset[digitOf(keys[j], map)] + slot] = words[j];
-    }
-#else
-    uint highWords[KEYS_PER_THREAD];
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint slot = tileSlot(place, j);
-        uvec2 value = slot < valid ? valuesIn[tileBase + slot] : uvec2(0u);
-        words[j] = value.x;
-        highWords[j] = value.y;
-    }
-    exchangeWords(words, place, true);
-    exchangeWords(highWords, place, false);
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint slot = tileSlot(place, j);
-        if (slot < valid) valuesOut[s_digitOffset[digitOf(keys[j], map)] + slot] = uvec2(words[j], highWords[j]);
-    }
-#endif
-#endif
+    Key keys[KEYS_PER_THREAD];
+    loadKeys(keys, tileBase, valid, place);
+    startLookBack(tile);
+    setDigits(keys, valid, place, map);
+    rankTile(); // (its barriers also publish the shared words written above)
+    publishCounts(tile, valid, map);
+    // The keys in sorted order before the look-back: it then finds more predecessors done.
+    exchangeKeys(keys, place, VALUE_WORDS > 0u);
+    if (tile != 0u) lookBack(map);
+    placeDigits(tile);
+    scatterKeys(keys, valid, place, map);
+    scatterValues(keys, tileBase, valid, place, map);
 }

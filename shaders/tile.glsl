@@ -1,6 +1,42 @@
 // vksort GLSL library: the geometry of one workgroup's tile of keys, as the host planned it
 // (specialization constants: no shader may choose its own, or its tiles would disagree with the
-// host's grids and row strides). Included after common.glsl by every pass.
+// host's grids and row strides), and the tile's keys and values between memory and registers.
+// Included after common.glsl by every pass.
 
 layout(constant_id = kSpecKeysPerThread) const uint KEYS_PER_THREAD = 16;
 const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
+
+// The keys of the tile at `tileBase` in tile-slot order (tileSlot): keys[j] is slot
+// tileSlot(place, j), and slots from `valid` on (past the input) hold Key(0u). All loads are
+// issued before any is used, and a whole tile loads without guards.
+void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
+    if (valid == TILE_SIZE) {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
+    } else {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+            uint slot = tileSlot(place, j);
+            keys[j] = slot < valid ? keysIn[tileBase + slot] : Key(0u);
+        }
+    }
+}
+
+// The values of the same slots, as loadKeys; with kFlagIndexValues (an argsort's first pass) each
+// slot's input index instead. Without values (VALUE_WORDS == 0) it loads nothing.
+void loadValues(out Value values[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        uint slot = tileSlot(place, j);
+        values[j] = Value(0u);
+#if VKSORT_VALUE_WORDS == 1
+        if (slot < valid) values[j] = (pc.flags & kFlagIndexValues) != 0u ? tileBase + slot : valuesIn[tileBase + slot];
+#elif VKSORT_VALUE_WORDS == 2
+        if (slot < valid) values[j] = valuesIn[tileBase + slot];
+#endif
+    }
+}
+
+// Writes a value to the output (nothing without values).
+void storeValue(uint position, Value value) {
+#if VKSORT_VALUE_WORDS > 0
+    valuesOut[position] = value;
+#endif
+}

@@ -24,7 +24,6 @@ void countDigit(uint digit, inout uvec4 counters) {
     counters += uvec4(equal(uvec4(digit >> 2u), uvec4(0u, 1u, 2u, 3u))) << ((digit & 3u) * 8u);
 }
 
-const uint KEYS_PER_VECTOR = 4u / VKSORT_KEY_WORDS;
 // Rounded up: with fewer keys per thread than a vector holds the vector path is never taken, but
 // its array must still have a length of at least 1 to be valid SPIR-V once specialized.
 const uint VECTORS_PER_THREAD = (KEYS_PER_THREAD + KEYS_PER_VECTOR - 1u) / KEYS_PER_VECTOR;
@@ -48,15 +47,7 @@ void main() {
             vectors[i] = keysInVectors[first + i * gl_WorkGroupSize.x];
         }
         [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
-#if VKSORT_KEY_WORDS == 1
-            countDigit(digitOf(vectors[i].x, map), counters);
-            countDigit(digitOf(vectors[i].y, map), counters);
-            countDigit(digitOf(vectors[i].z, map), counters);
-            countDigit(digitOf(vectors[i].w, map), counters);
-#else
-            countDigit(digitOf(vectors[i].xy, map), counters);
-            countDigit(digitOf(vectors[i].zw, map), counters);
-#endif
+            [[unroll]] for (uint k = 0u; k < KEYS_PER_VECTOR; ++k) countDigit(digitOf(vectorKey(vectors[i], k), map), counters);
         }
     } else {
         uint valid = min(TILE_SIZE, count - tileBase);

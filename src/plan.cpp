@@ -25,7 +25,7 @@ constexpr uint32_t kMaxKeysPerThread = 32;
 
 uint32_t singleSharedMemoryBytes(const TileConfig& config) {
     uint32_t words = config.tileSize()                    // s_exchange
-                     + kRadix * config.maxSubgroups       // s_histogram
+                     + kRadix * config.maxSubgroups       // s_digitCounters
                      + (config.workgroupSize + 1);        // s_subgroupTotals (one-lane subgroups)
     return words * 4u;
 }

@@ -1,0 +1,38 @@
+// vksort GLSL library: a ranked tile, read back from shared memory in sorted order, written to its
+// places in the output. Included after rank.glsl by the two reorders.
+//
+// After exchangeKeys, invocations hold the tile's keys in sorted order (keys[j] is the key at
+// sorted slot tileSlot(place, j)), so consecutive invocations hold consecutive keys of one digit
+// and their writes land in one run per digit and coalesce. (Writing each key straight from its
+// input slot to its destination, with no exchange, took twice as long on the H100: see
+// docs/PERFORMANCE.md.)
+
+// Global position minus position in the sorted tile of each digit's run: slot + offset is the
+// destination. The kernel fills it once it knows where its tile's digits go.
+shared uint s_digitOffset[kRadix];
+
+// Where the key at sorted slot `slot` of this tile goes.
+uint destinationOf(Key key, uint slot, DigitMap map) {
+    return s_digitOffset[digitOf(key, map)] + slot;
+}
+
+void scatterKeys(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        uint slot = tileSlot(place, j);
+        if (slot < valid) keysOut[destinationOf(keys[j], slot, map)] = keys[j];
+    }
+}
+
+// The values follow their keys: loaded only now, in input order, to keep registers free during
+// the ranking, exchanged as the keys were, and written where their keys went (recomputed from the
+// sorted keys rather than kept in registers). Nothing without values.
+void scatterValues(Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place, DigitMap map) {
+    if (VALUE_WORDS == 0u) return;
+    Value values[KEYS_PER_THREAD];
+    loadValues(values, tileBase, valid, place);
+    exchangeValues(values, place, false);
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        uint slot = tileSlot(place, j);
+        if (slot < valid) storeValue(destinationOf(keys[j], slot, map), values[j]);
+    }
+}
