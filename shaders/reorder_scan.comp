@@ -80,8 +80,9 @@ void placeDigits() {
     }
 }
 
-// scatterKeys, also counting the next pass's digits per destination tile in shared memory.
-void scatterKeysCountingNext(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
+// scatterKeys, and with `countNext` also the next pass's digits per destination tile, counted in
+// shared memory.
+void scatterKeysCountingNext(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map, bool countNext) {
     DigitMap next = digitMap(min(pc.shift + kDigitBits, pc.endBit - 1u), pc.endBit);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
@@ -89,8 +90,10 @@ void scatterKeysCountingNext(Key keys[KEYS_PER_THREAD], uint valid, TileLayout p
             uint digit = digitOf(keys[j], map);
             uint destination = s_digitOffset[digit] + slot;
             keysOut[destination] = keys[j];
-            uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
-            atomicAdd(s_nextCounts[(digit * 2u + which) * kRadix + digitOf(keys[j], next)], 1u);
+            if (countNext) {
+                uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
+                atomicAdd(s_nextCounts[(digit * 2u + which) * kRadix + digitOf(keys[j], next)], 1u);
+            }
         }
     }
 }
@@ -126,8 +129,7 @@ void main() {
     rankTile(); // (its barriers also publish the shared words written above)
     placeDigits();
     exchangeKeys(keys, place, VALUE_WORDS > 0u); // (its barrier publishes placeDigits' words)
-    if (countNext) scatterKeysCountingNext(keys, valid, place, map);
-    else scatterKeys(keys, valid, place, map);
+    scatterKeysCountingNext(keys, valid, place, map, countNext);
     scatterValues(keys, tileBase, valid, place, map);
     if (countNext) publishNextCounts();
 }
