@@ -1,9 +1,11 @@
 // vksort GLSL library: a tile of keys stably ranked by digit, and moved, in shared memory.
 // Included after common.glsl and tile.glsl by the reorders and the single-workgroup sort.
 
-// Digit counters per group of subgroups, digit-major ([digit * groups + group]), so that after an
-// exclusive scan each entry is where that group's keys of that digit start in the tile. A group is
-// one subgroup unless the device launched more than MAX_SUBGROUPS (see counterGroups()).
+// Digit counters per group of subgroups: a group's 16 counters are consecutive words
+// (counterOf), so a subgroup that reads or advances the counters of its keys' digits hits 16
+// different banks; and they are scanned digit-major (digit, then group: see scanHistogram), so
+// that afterwards each is where that group's keys of that digit start in the tile. A group is one
+// subgroup unless the device launched more than MAX_SUBGROUPS (see counterGroups()).
 shared uint s_digitCounters[kRadix * MAX_SUBGROUPS];
 
 // Subgroups sharing one set of counters: 1 unless the launch has more subgroups than the counters
@@ -13,6 +15,9 @@ uint counterGroups() {
     uint share = subgroupsPerGroup();
     return (gl_NumSubgroups + share - 1u) / share;
 }
+uint counterOf(uint digit, uint group) { return group * kRadix + digit; }
+// The counter at `position` in digit-major order (position = digit * groups + group).
+uint counterAt(uint position, uint groups) { return counterOf(position / groups, position % groups); }
 
 // Per key of this invocation: the digit in bits 16 and up, and (after rankTile) the key's sorted
 // position in the tile in bits 0-15 (tiles hold at most 65536 keys, which the host checks).
@@ -30,22 +35,23 @@ void setDigits(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap
     }
 }
 
-// Exclusive scan, in place, of the first `n` entries of s_digitCounters (all of them written before
-// a barrier). With full subgroups of w lanes and n <= 4w (128 entries for 32 lanes), subgroup 0
-// alone scans them, four per lane, and one barrier publishes the result. Otherwise each
-// invocation sums a short run of consecutive entries and the runs' sums are scanned across the
-// workgroup.
-void scanHistogram(uint n) {
+// Exclusive scan, in place and in digit-major order, of the counters of `groups` groups (all of
+// them written before a barrier): n = kRadix * groups entries. With full subgroups of w lanes and
+// n <= 4w (128 entries for 32 lanes), subgroup 0 alone scans them, four per lane, and one barrier
+// publishes the result. Otherwise each invocation sums a short run of consecutive entries and the
+// runs' sums are scanned across the workgroup.
+void scanHistogram(uint groups) {
+    uint n = kRadix * groups;
     if (denseSubgroups() && n <= 4u * gl_SubgroupSize) {
         if (gl_SubgroupID == 0u) {
             uint begin = min(gl_SubgroupInvocationID * 4u, n);
             uint end = min(begin + 4u, n);
             uint sum = 0u;
-            for (uint i = begin; i < end; ++i) sum += s_digitCounters[i];
+            for (uint i = begin; i < end; ++i) sum += s_digitCounters[counterAt(i, groups)];
             uint running = subgroupExclusiveAdd(sum);
             for (uint i = begin; i < end; ++i) {
-                uint count = s_digitCounters[i];
-                s_digitCounters[i] = running;
+                uint count = s_digitCounters[counterAt(i, groups)];
+                s_digitCounters[counterAt(i, groups)] = running;
                 running += count;
             }
         }
@@ -56,12 +62,12 @@ void scanHistogram(uint n) {
     uint begin = min(gl_LocalInvocationIndex * perInvocation, n);
     uint end = min(begin + perInvocation, n);
     uint sum = 0u;
-    for (uint i = begin; i < end; ++i) sum += s_digitCounters[i];
+    for (uint i = begin; i < end; ++i) sum += s_digitCounters[counterAt(i, groups)];
     uint total;
     uint running = workgroupExclusiveScan(sum, total);
     for (uint i = begin; i < end; ++i) {
-        uint count = s_digitCounters[i];
-        s_digitCounters[i] = running;
+        uint count = s_digitCounters[counterAt(i, groups)];
+        s_digitCounters[counterAt(i, groups)] = running;
         running += count;
     }
     barrier();
@@ -89,7 +95,7 @@ void rankKeysInRegisters(uint groups, uint group) {
         running += lane < kRadix ? subgroupBallotBitCount(laneDigitPeers) : 0u;
         g_digitRank[j] += seen + subgroupBallotExclusiveBitCount(peers);
     }
-    if (lane < kRadix) s_digitCounters[lane * groups + group] = running;
+    if (lane < kRadix) s_digitCounters[counterOf(lane, group)] = running;
 }
 #endif
 
@@ -109,7 +115,7 @@ void rankKeys(uint groups, uint group) {
         uvec4 peers = matchDigit(digit);
         uint before = subgroupBallotExclusiveBitCount(peers);
         uint count = subgroupBallotBitCount(peers);
-        uint counter = digit * groups + group;
+        uint counter = counterOf(digit, group);
         uint seen = s_digitCounters[counter];
         // subgroupBarrier() orders shared memory too (GL_KHR_shader_subgroup): every peer reads
         // the counter before the last peer advances it, and the next step sees the new value.
@@ -143,14 +149,14 @@ void rankTile() {
             barrier();
         }
     }
-    scanHistogram(kRadix * groups);
+    scanHistogram(groups);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        g_digitRank[j] += s_digitCounters[(g_digitRank[j] >> 16u) * groups + group];
+        g_digitRank[j] += s_digitCounters[counterOf(g_digitRank[j] >> 16u, group)];
     }
 }
 
 uint localDigitStart(uint digit) {
-    return s_digitCounters[digit * counterGroups()];
+    return s_digitCounters[counterOf(digit, 0u)];
 }
 
 // One 32-bit word per key goes to its rank in shared memory; each invocation then takes back the
