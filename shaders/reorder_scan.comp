@@ -80,9 +80,8 @@ void placeDigits() {
     }
 }
 
-// scatterKeys, and with `countNext` also the next pass's digits per destination tile, counted in
-// shared memory.
-void scatterKeysCountingNext(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map, bool countNext) {
+// scatterKeys, also counting the next pass's digits per destination tile in shared memory.
+void scatterKeysCountingNext(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
     DigitMap next = digitMap(min(pc.shift + kDigitBits, pc.endBit - 1u), pc.endBit);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
@@ -90,10 +89,8 @@ void scatterKeysCountingNext(Key keys[KEYS_PER_THREAD], uint valid, TileLayout p
             uint digit = digitOf(keys[j], map);
             uint destination = s_digitOffset[digit] + slot;
             keysOut[destination] = keys[j];
-            if (countNext) {
-                uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
-                atomicAdd(s_nextCounts[(digit * 2u + which) * kRadix + digitOf(keys[j], next)], 1u);
-            }
+            uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
+            atomicAdd(s_nextCounts[(digit * 2u + which) * kRadix + digitOf(keys[j], next)], 1u);
         }
     }
 }
@@ -129,7 +126,8 @@ void main() {
     rankTile(); // (its barriers also publish the shared words written above)
     placeDigits();
     exchangeKeys(keys, place, VALUE_WORDS > 0u); // (its barrier publishes placeDigits' words)
-    scatterKeysCountingNext(keys, valid, place, map, countNext);
+    if (countNext) scatterKeysCountingNext(keys, valid, place, map);
+    else scatterKeys(keys, valid, place, map);
     scatterValues(keys, tileBase, valid, place, map);
     if (countNext) publishNextCounts();
 }
