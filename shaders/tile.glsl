@@ -23,13 +23,15 @@ void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayo
 // The values of the same slots, as loadKeys; with kFlagIndexValues (an argsort's first pass) each
 // slot's input index instead. Without values (VALUE_WORDS == 0) it loads nothing.
 void loadValues(out Value values[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
+    bool index = (pc.flags & kFlagIndexValues) != 0u;
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
-        values[j] = Value(0u);
 #if VKSORT_VALUE_WORDS == 1
-        if (slot < valid) values[j] = (pc.flags & kFlagIndexValues) != 0u ? tileBase + slot : valuesIn[tileBase + slot];
+        values[j] = slot < valid ? (index ? tileBase + slot : valuesIn[tileBase + slot]) : 0u;
 #elif VKSORT_VALUE_WORDS == 2
-        if (slot < valid) values[j] = valuesIn[tileBase + slot];
+        values[j] = slot < valid ? valuesIn[tileBase + slot] : uvec2(0u);
+#else
+        values[j] = 0u;
 #endif
     }
 }
