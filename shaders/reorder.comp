@@ -238,9 +238,11 @@ void main() {
     rankTile(); // (its barriers also publish the shared words written above)
     publishCounts(tile, valid, map);
     // The keys in sorted order before the look-back: it then finds more predecessors done.
+    Value values[KEYS_PER_THREAD];
+    if (EARLY_VALUES) loadValues(values, tileBase, valid, place);
     exchangeKeys(keys, place, VALUE_WORDS > 0u);
     if (tile != 0u) lookBack(map);
     placeDigits(tile);
     scatterKeys(keys, valid, place, map);
-    scatterValues(keys, tileBase, valid, place, map);
+    scatterValues(keys, values, tileBase, valid, place, map);
 }

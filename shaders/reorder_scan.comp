@@ -125,9 +125,11 @@ void main() {
     setDigits(keys, valid, place, map);
     rankTile(); // (its barriers also publish the shared words written above)
     placeDigits();
+    Value values[KEYS_PER_THREAD];
+    if (EARLY_VALUES) loadValues(values, tileBase, valid, place);
     exchangeKeys(keys, place, VALUE_WORDS > 0u); // (its barrier publishes placeDigits' words)
     if (countNext) scatterKeysCountingNext(keys, valid, place, map);
     else scatterKeys(keys, valid, place, map);
-    scatterValues(keys, tileBase, valid, place, map);
+    scatterValues(keys, values, tileBase, valid, place, map);
     if (countNext) publishNextCounts();
 }

@@ -23,13 +23,20 @@ void scatterKeys(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitM
     }
 }
 
-// The values follow their keys: loaded only now, in input order, to keep registers free during
-// the ranking, exchanged as the keys were, and written where their keys went (recomputed from the
-// sorted keys rather than kept in registers). Nothing without values.
-void scatterValues(Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place, DigitMap map) {
+// Values load after the ranking, which keeps the registers for itself. 32-bit keys with 32-bit
+// values load them before the keys' exchange (the kernels call loadValues then), so that the
+// loads' latency hides behind the keys' exchange and scatter; with wider keys or values the extra
+// live registers cost more than that hides, and their values wait until the keys are written
+// (both measured on the H100: docs/PERFORMANCE.md).
+const bool EARLY_VALUES = KEY_WORDS == 1u && VALUE_WORDS == 1u;
+
+// The values follow their keys: loaded now unless EARLY_VALUES, in input order, exchanged as the
+// keys were, and written where their keys went (recomputed from the sorted keys rather than kept
+// in registers). Nothing without values.
+void scatterValues(Key keys[KEYS_PER_THREAD], Value values[KEYS_PER_THREAD], uint tileBase, uint valid,
+                   TileLayout place, DigitMap map) {
     if (VALUE_WORDS == 0u) return;
-    Value values[KEYS_PER_THREAD];
-    loadValues(values, tileBase, valid, place);
+    if (!EARLY_VALUES) loadValues(values, tileBase, valid, place);
     exchangeValues(values, place, false);
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
