@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "bindings.hpp"
 #include "device.hpp"
 #include "functions.hpp"
 #include "pipelines.hpp"

@@ -9,16 +9,11 @@
 
 #include <cstdint>
 
+#include "bindings.hpp"
 #include "kernels.hpp"
 #include "plan.hpp"
 
 namespace vksort {
-
-// Descriptor sets of a bindings object, one per direction of the ping-pong: even passes read the
-// caller's buffers and write the scratch copies, odd passes the reverse. The single-workgroup
-// sort writes its result where the passes would have: in place for an even pass count.
-enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetCount = 3 };
-
 
 enum class StepKind : uint32_t {
     CopyCount, // transfer: the caller's count into the tables' kInfoRequested word
