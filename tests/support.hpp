@@ -52,7 +52,7 @@ VksortOffsetMethod testOffsetMethod();
 
 // The tile shapes (workgroup size x keys per thread) the tests use besides the default. Each
 // shape's pipelines are compiled at their first dispatch on lavapipe (about a second each), so
-// tests share these rather than invent their own: 16 x 16 (tile = single-dispatch limit), 64 x 5
+// tests share these rather than invent their own: 16 x 16 (tile = single-workgroup limit), 64 x 5
 // and 32 x 6 (keys per thread not a multiple of a 16-byte vector), 16 x 4 (a tiny tile with
 // vector loads: many tiles, long look-backs and grid rows for few keys).
 extern const std::vector<SorterOptions> kTileShapes;

@@ -40,7 +40,7 @@ Case randomCase(std::mt19937_64& rng, const Limits& limits) {
     c.key = limits.keys[below(rng, limits.keys.size())];
     c.value = vktest::allValueTypes()[below(rng, 4)];
     c.order = rng() % 2 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
-    // Log-uniform counts: as many small sorts (the single-dispatch path, few tiles) as large.
+    // Log-uniform counts: as many small sorts (the single-workgroup path, few tiles) as large.
     uint32_t log2 = below(rng, (rng() % 16 == 0 ? limits.bigLog2Count : limits.maxLog2Count) + 1);
     c.count = log2 == 0 ? below(rng, 2) : (1u << (log2 - 1)) + below(rng, (1u << (log2 - 1)) + 1);
     const uint32_t width = hostdata::keyBits(c.key);
@@ -94,7 +94,7 @@ TEST_CASE("random sorts: 64-bit keys", "[random]") {
 
 TEST_CASE("random sorts: small counts", "[random]") {
     Limits limits;
-    limits.maxLog2Count = 13; // around the single-dispatch limit and the first tiles
+    limits.maxLog2Count = 13; // around the single-workgroup limit and the first tiles
     limits.bigLog2Count = 13;
     runRandomCases(120, 3, limits);
 }

@@ -18,7 +18,7 @@ namespace {
 // the multi-pass path (the first tiles past the small limit, a partial last tile), and counts of
 // hundreds and thousands of tiles (long look-back chains; a second row of status words).
 std::vector<uint32_t> boundaryCounts(const VksortSorterProperties& p, uint32_t maxCount) {
-    const uint32_t tile = p.tileSize, small = p.singleDispatchMaxCount;
+    const uint32_t tile = p.tileSize, small = p.singleWorkgroupMaxCount;
     const uint64_t firstTiles = small / tile + 1; // tiles of the first multi-pass count
     const uint64_t scanChunk = uint64_t(p.workgroupSize) * 16u;
     std::vector<uint64_t> counts = {0, 1, 2, 3, small - 1, small, small + 1, tile - 1, tile, tile + 1,
@@ -35,8 +35,8 @@ std::vector<uint32_t> boundaryCounts(const VksortSorterProperties& p, uint32_t m
 
 void sortBoundaries(const SorterOptions& options, uint32_t maxCount, VksortKeyType key = VKSORT_KEY_TYPE_UINT32) {
     VksortSorterProperties p = vktest::properties(vktest::sorter(options));
-    INFO("tile " << p.tileSize << " (" << p.workgroupSize << " x " << p.keysPerThread << "), single dispatch up to "
-                 << p.singleDispatchMaxCount);
+    INFO("tile " << p.tileSize << " (" << p.workgroupSize << " x " << p.keysPerThread << "), single workgroup up to "
+                 << p.singleWorkgroupMaxCount);
     for (uint32_t count : boundaryCounts(p, maxCount)) {
         for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32}) {
             Case c;
@@ -97,7 +97,7 @@ TEST_CASE("a 1024-invocation workgroup", "[sort]") {
     INFO("tile " << p.tileSize << " (" << p.workgroupSize << " x " << p.keysPerThread << ")");
     for (const hostdata::Distribution& d : {vktest::dist(Distribution::Equal), vktest::dist(Distribution::Uniform)}) {
         for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
-            for (uint32_t count : {p.singleDispatchMaxCount, 3 * p.tileSize + p.tileSize / 2 + 1}) {
+            for (uint32_t count : {p.singleWorkgroupMaxCount, 3 * p.tileSize + p.tileSize / 2 + 1}) {
                 Case c;
                 c.sorter = options;
                 c.key = key;
@@ -154,7 +154,7 @@ TEST_CASE("every distribution, keys and pairs", "[sort]") {
                                   vktest::dist(Distribution::Few, 17),  vktest::dist(Distribution::Bits, 0),
                                   vktest::dist(Distribution::Bits, 1),  vktest::dist(Distribution::Bits, 4),
                                   vktest::dist(Distribution::Bits, 13), vktest::dist(Distribution::Bits, 33)};
-    // A single-dispatch count and a multi-pass one, for a 32-bit and a 64-bit key type each; the
+    // A single-workgroup count and a multi-pass one, for a 32-bit and a 64-bit key type each; the
     // sorted and reversed inputs also descending (a reversed input is then already in order).
     for (const Distribution& d : dists) {
         for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT64, VKSORT_KEY_TYPE_FLOAT32}) {
@@ -214,7 +214,7 @@ TEST_CASE("ranges at offsets inside larger buffers, capacity above the count", "
             }
         }
     }
-    // A count far below the capacity and a single-dispatch count in a large binding.
+    // A count far below the capacity and a single-workgroup count in a large binding.
     Case c;
     c.count = 70;
     c.maxCount = 100000;
@@ -321,7 +321,7 @@ TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups
             VksortSorterProperties p = vktest::properties(s);
             CHECK(p.subgroupSize == size);
             // Hundreds of tiles: cheap with the small tile only.
-            std::vector<uint32_t> counts = {100u, p.singleDispatchMaxCount, p.tileSize * 7 + 3};
+            std::vector<uint32_t> counts = {100u, p.singleWorkgroupMaxCount, p.tileSize * 7 + 3};
             if (p.tileSize <= 256) counts.push_back(p.tileSize * 300 + 1);
             for (uint32_t count : counts) {
                 for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT64}) {
@@ -369,7 +369,7 @@ TEST_CASE("forced look-back fallbacks: tiles published late or never seen, every
 
 TEST_CASE("timestamps: one query per dispatch slot, in order, none past the range", "[sort][timestamps]") {
     // VksortSortInfo: query 0 before the sort, 1 after the setup and histogram, 2 + p after the
-    // reorder of pass p; the slots of dispatches that do not run (all of a single-dispatch sort)
+    // reorder of pass p; the slots of dispatches that do not run (all of a single-workgroup sort)
     // repeat the time before them, and a count of 0 still writes every query.
     vkctx::Context& ctx = vktest::context();
     if (ctx.timestampValidBits() == 0) {
@@ -384,7 +384,7 @@ TEST_CASE("timestamps: one query per dispatch slot, in order, none past the rang
     poolInfo.queryCount = poolSize;
     VkQueryPool pool = VK_NULL_HANDLE;
     REQUIRE(vkCreateQueryPool(ctx.device(), &poolInfo, nullptr, &pool) == VK_SUCCESS);
-    // Single dispatch (up to its largest count), few tiles, many tiles; odd and even pass
+    // Single workgroup (up to its largest count), few tiles, many tiles; odd and even pass
     // counts, a range not from bit 0; count 0; and the indirect sort, whose count the host does
     // not know when it records.
     struct Variant {
@@ -395,7 +395,7 @@ TEST_CASE("timestamps: one query per dispatch slot, in order, none past the rang
     for (uint32_t count : {0u, 1000u, 5 * p.tileSize + 1, 300 * p.tileSize}) {
         for (uint32_t endBit : {0u, 12u}) variants.push_back({count, 0, endBit, false});
     }
-    variants.push_back({p.singleDispatchMaxCount, 0, 0, false});
+    variants.push_back({p.singleWorkgroupMaxCount, 0, 0, false});
     variants.push_back({5 * p.tileSize + 1, 4, 13, false});
     variants.push_back({0, 0, 0, true});
     variants.push_back({5 * p.tileSize + 1, 0, 0, true});

@@ -15,7 +15,7 @@ using vktest::Case;
 
 namespace {
 
-// key type x value kind x order, at a single-dispatch count and a multi-pass count with a
+// key type x value kind x order, at a single-workgroup count and a multi-pass count with a
 // partial last tile.
 void sortEveryCombination(VksortKeyType key) {
     const uint32_t tile = vktest::properties(vktest::sorter()).tileSize;
