@@ -167,7 +167,7 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.workgroupSize = sorter->tile.workgroupSize;
     p.keysPerThread = sorter->tile.keysPerThread;
     p.tileSize = sorter->tile.tileSize();
-    p.singleWorkgroupMaxCount = sorter->singleTile.tileSize();
+    p.singleDispatchMaxCount = sorter->singleTile.tileSize();
     p.subgroupSize = sorter->subgroupSize;
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
     p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);
@@ -179,7 +179,7 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     for (uint32_t k = 0; k < kKeyWidths; ++k) {
         if (!sorter->methods.anyLookBack(k)) continue;
         const uint64_t least = std::max<uint64_t>((uint64_t(sorter->methods.minTiles[k]) - 1) * tileSize + 1,
-                                                  uint64_t(p.singleWorkgroupMaxCount) + 1);
+                                                  uint64_t(p.singleDispatchMaxCount) + 1);
         *minCount[k] = uint32_t(std::min<uint64_t>(least, UINT32_MAX));
         *maxCount[k] = uint32_t(std::min<uint64_t>(uint64_t(sorter->methods.maxTiles[k]) * tileSize, UINT32_MAX));
     }

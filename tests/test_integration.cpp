@@ -80,7 +80,7 @@ TEST_CASE("indirect counts written by a compute shader in the same command buffe
     Kernel writeCount(ctx, "write_count", {count.buffer});
 
     // 0, 1, the single-workgroup limit and one past it, the capacity, and counts above it (clamped).
-    for (uint32_t requested : {0u, 1u, p.singleWorkgroupMaxCount, p.singleWorkgroupMaxCount + 1, capacity - 1,
+    for (uint32_t requested : {0u, 1u, p.singleDispatchMaxCount, p.singleDispatchMaxCount + 1, capacity - 1,
                                capacity, capacity + 1, 0xFFFFFFFFu}) {
         INFO("requested count " << requested << ", capacity " << capacity);
         std::vector<uint32_t> input(capacity);
@@ -125,7 +125,7 @@ TEST_CASE("producer, sort and consumer with exactly the documented barriers", "[
     VksortSorter sorter = vktest::sorter();
     VksortSorterProperties p{};
     vksortGetSorterProperties(sorter, &p);
-    for (uint32_t count : {p.singleWorkgroupMaxCount / 2, 5 * p.tileSize + 3}) {
+    for (uint32_t count : {p.singleDispatchMaxCount / 2, 5 * p.tileSize + 3}) {
         INFO("count " << count);
         PairBuffers buffers(ctx, sorter, count, VKSORT_VALUE_TYPE_UINT32);
         vkctx::Buffer result = ctx.createBuffer(8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);

@@ -18,7 +18,7 @@ namespace {
 // the multi-pass path (the first tiles past the small limit, a partial last tile), and counts of
 // hundreds and thousands of tiles (long look-back chains; a second row of status words).
 std::vector<uint32_t> boundaryCounts(const VksortSorterProperties& p, uint32_t maxCount) {
-    const uint32_t tile = p.tileSize, small = p.singleWorkgroupMaxCount;
+    const uint32_t tile = p.tileSize, small = p.singleDispatchMaxCount;
     const uint64_t firstTiles = small / tile + 1; // tiles of the first multi-pass count
     const uint64_t scanChunk = uint64_t(p.workgroupSize) * 16u;
     std::vector<uint64_t> counts = {0, 1, 2, 3, small - 1, small, small + 1, tile - 1, tile, tile + 1,
@@ -36,7 +36,7 @@ std::vector<uint32_t> boundaryCounts(const VksortSorterProperties& p, uint32_t m
 void sortBoundaries(const SorterOptions& options, uint32_t maxCount, VksortKeyType key = VKSORT_KEY_TYPE_UINT32) {
     VksortSorterProperties p = vktest::properties(vktest::sorter(options));
     INFO("tile " << p.tileSize << " (" << p.workgroupSize << " x " << p.keysPerThread << "), single workgroup up to "
-                 << p.singleWorkgroupMaxCount);
+                 << p.singleDispatchMaxCount);
     for (uint32_t count : boundaryCounts(p, maxCount)) {
         for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32}) {
             Case c;
@@ -97,7 +97,7 @@ TEST_CASE("a 1024-invocation workgroup", "[sort]") {
     INFO("tile " << p.tileSize << " (" << p.workgroupSize << " x " << p.keysPerThread << ")");
     for (const hostdata::Distribution& d : {vktest::dist(Distribution::Equal), vktest::dist(Distribution::Uniform)}) {
         for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
-            for (uint32_t count : {p.singleWorkgroupMaxCount, 3 * p.tileSize + p.tileSize / 2 + 1}) {
+            for (uint32_t count : {p.singleDispatchMaxCount, 3 * p.tileSize + p.tileSize / 2 + 1}) {
                 Case c;
                 c.sorter = options;
                 c.key = key;
@@ -321,7 +321,7 @@ TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups
             VksortSorterProperties p = vktest::properties(s);
             CHECK(p.subgroupSize == size);
             // Hundreds of tiles: cheap with the small tile only.
-            std::vector<uint32_t> counts = {100u, p.singleWorkgroupMaxCount, p.tileSize * 7 + 3};
+            std::vector<uint32_t> counts = {100u, p.singleDispatchMaxCount, p.tileSize * 7 + 3};
             if (p.tileSize <= 256) counts.push_back(p.tileSize * 300 + 1);
             for (uint32_t count : counts) {
                 for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT64}) {
@@ -395,7 +395,7 @@ TEST_CASE("timestamps: one query per dispatch slot, in order, none past the rang
     for (uint32_t count : {0u, 1000u, 5 * p.tileSize + 1, 300 * p.tileSize}) {
         for (uint32_t endBit : {0u, 12u}) variants.push_back({count, 0, endBit, false});
     }
-    variants.push_back({p.singleWorkgroupMaxCount, 0, 0, false});
+    variants.push_back({p.singleDispatchMaxCount, 0, 0, false});
     variants.push_back({5 * p.tileSize + 1, 4, 13, false});
     variants.push_back({0, 0, 0, true});
     variants.push_back({5 * p.tileSize + 1, 0, 0, true});

@@ -16,7 +16,7 @@
  *   stably by one digit into the other buffer of a ping-pong pair: your keys buffer and a
  *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
  *   their input order, and values move with their keys. What is recorded depends on the count:
- *   up to singleWorkgroupMaxCount keys, one dispatch that runs every pass in one workgroup;
+ *   up to singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup;
  *   otherwise one of two offset methods (VksortOffsetMethod; the sorter picks per sort, from
  *   its device's tuning). The scan method: the first pass's digit counts per tile, then per pass
  *   a scan of those counts and a reorder dispatch that also counts the next pass's digits; no
@@ -289,9 +289,10 @@ typedef struct VksortSorterProperties {
     uint32_t keysPerThread;
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
     uint32_t tileSize;
-    /* Sorts of at most this many keys run every pass inside one workgroup: one dispatch in a
-     * vksortCmdSort (vksortCmdSortIndirect records its count copy and setup dispatch before it). */
-    uint32_t singleWorkgroupMaxCount;
+    /* Sorts of at most this many keys run every pass inside one workgroup (the single-workgroup
+     * sort): one dispatch in a vksortCmdSort (vksortCmdSortIndirect records its count copy and
+     * setup dispatch before it). */
+    uint32_t singleDispatchMaxCount;
     /* The subgroup size the pipelines were created for (the required size, or the device's
      * default), and the smallest one the shared arrays are sized for (narrower subgroups still
      * sort correctly, more slowly). */
@@ -455,7 +456,7 @@ typedef struct VksortSortInfo {
      * by the scan method the scan before it) has completed (all with
      * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each step,
      * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts of at most
-     * singleWorkgroupMaxCount keys (VksortSorterProperties) are one dispatch written before
+     * singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
      * query 1; the query of a dispatch that does not run repeats the time of the one before it.
      * Every query is written for every sort, a count of 0 included. The queries must have been
      * reset (vkCmdResetQueryPool) and the queue family must support timestamps. */
@@ -480,7 +481,7 @@ typedef struct VksortSortResult {
     /* Profiling: 4 bytes of the scratch buffer holding a uint32_t, the number of look-back steps,
      * summed over the workgroups of every pass, that found a predecessor tile unpublished and
      * counted its keys themselves (the decoupled fallback; see ALGORITHM); 0 after a sort by the
-     * scan method. Written by sorts of more than singleWorkgroupMaxCount keys and by every
+     * scan method. Written by sorts of more than singleDispatchMaxCount keys and by every
      * indirect sort; read it after the sort
      * completed and before the next sort with these bindings (copying it needs the scratch
      * buffer created with VK_BUFFER_USAGE_TRANSFER_SRC_BIT too). Compare it with
@@ -494,7 +495,7 @@ VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, V
 
 /* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
  * recording state, outside a render pass, on a queue family with compute support. Nothing is
- * submitted, waited for or allocated. Counts up to singleWorkgroupMaxCount (see
+ * submitted, waited for or allocated. Counts up to singleDispatchMaxCount (see
  * VksortSorterProperties) sort inside one workgroup in a single dispatch. See SYNCHRONIZATION
  * CONTRACT above for the barriers you own. pResult (optional) receives vksortGetSortResult's
  * answer. Returns VK_SUCCESS, or VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (a count

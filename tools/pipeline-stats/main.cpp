@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     vksortGetSorterProperties(sorter, &p);
     std::printf("pipeline-stats: %s | %s | workgroup %u, keys per thread %u, one dispatch up to %u, subgroup %u%s\n",
                 ctx.properties().deviceName, ctx.driverDescription().c_str(), p.workgroupSize, p.keysPerThread,
-                p.singleWorkgroupMaxCount, p.subgroupSize, ctx.subgroupSizeControlEnabled() ? " (full subgroups)" : "");
+                p.singleDispatchMaxCount, p.subgroupSize, ctx.subgroupSizeControlEnabled() ? " (full subgroups)" : "");
 
     uint32_t pipelineCount = 0;
     VKCTX_CHECK(vksortGetSorterPipelines(sorter, &pipelineCount, nullptr));

@@ -331,7 +331,7 @@ struct Point {
 // The least memory traffic per key that this pipeline's design moves (docs/PERFORMANCE.md, "The
 // floor"): the histogram reads the keys once, then every pass reads and writes keys and values
 // once (an argsort's first pass makes its values instead of reading them); a sort in one dispatch
-// (at most singleWorkgroupMaxCount keys, never an indirect one) reads them once and writes them once.
+// (at most singleDispatchMaxCount keys, never an indirect one) reads them once and writes them once.
 double leastBytesPerKey(VksortKeyType key, VksortValueType value, uint32_t passes, bool singleDispatch) {
     const double kb = vksortKeySize(key), vb = vksortValueSize(value);
     const double valueReads = value == VKSORT_VALUE_TYPE_INDEX ? 0.0 : 1.0;
@@ -358,7 +358,7 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
 
 // Which way the sorter sorted `count` keys of a type (VksortSorterProperties).
 const char* methodOf(const VksortSorterProperties& sorter, VksortKeyType key, uint32_t count) {
-    if (count <= sorter.singleWorkgroupMaxCount) return "single";
+    if (count <= sorter.singleDispatchMaxCount) return "single";
     const bool wide = vksortKeySize(key) == 8;
     const uint32_t least = wide ? sorter.lookBackMinCount64 : sorter.lookBackMinCount32;
     const uint32_t most = wide ? sorter.lookBackMaxCount64 : sorter.lookBackMaxCount32;
@@ -374,7 +374,7 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                  o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str());
     std::fprintf(f, "  \"workgroup_size\": %u,\n  \"keys_per_thread\": %u,\n  \"tile_size\": %u,\n"
                  "  \"single_dispatch_max_count\": %u,\n  \"subgroup_size\": %u,\n",
-                 sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleWorkgroupMaxCount,
+                 sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
                  sorter.subgroupSize);
     std::fprintf(f, "  \"look_back_32\": [%u, %u],\n  \"look_back_64\": [%u, %u],\n", sorter.lookBackMinCount32,
                  sorter.lookBackMaxCount32, sorter.lookBackMinCount64, sorter.lookBackMaxCount64);
@@ -443,7 +443,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
                 bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
-                properties.workgroupSize, properties.keysPerThread, properties.singleWorkgroupMaxCount,
+                properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
                 lookBackRange(properties).c_str(), properties.subgroupSize, formatsNote(o).c_str());
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "keys/s", "hist", "reorder", "fb/tile", "w/q", "B/key", "cmd B/s",
@@ -494,7 +494,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes,
-                                                 !o.indirect && count <= properties.singleWorkgroupMaxCount);
+                                                 !o.indirect && count <= properties.singleDispatchMaxCount);
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);

@@ -134,7 +134,7 @@ uint32_t SortRig::tileSize() const {
 uint32_t SortRig::fallbackCount(const VksortSortInfo& info, const VksortSortResult& where) {
     VksortSorterProperties p{};
     vksortGetSorterProperties(sorter_, &p);
-    if (!indirect_ && info.count <= p.singleWorkgroupMaxCount) return 0;
+    if (!indirect_ && info.count <= p.singleDispatchMaxCount) return 0;
     uint32_t n = 0;
     ctx_.download(scratch_, where.fallbackCount.offset, &n, sizeof n);
     return n;

@@ -37,7 +37,7 @@ public:
     // Restores the input, sorts `count` elements once, downloads the result.
     RunTimes sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* keys, std::vector<uint8_t>* values);
     // The fallback count the last sort left in the scratch buffer; 0 for a direct sort of at most
-    // singleWorkgroupMaxCount keys, which has no look-back and leaves whatever the word held.
+    // singleDispatchMaxCount keys, which has no look-back and leaves whatever the word held.
     uint32_t fallbackCount(const VksortSortInfo& info, const VksortSortResult& where);
     // Keys per workgroup tile of the sorter (VksortSorterProperties::tileSize).
     uint32_t tileSize() const;
