@@ -50,8 +50,9 @@ void scanHistogram(uint groups) {
             for (uint i = begin; i < end; ++i) sum += s_digitCounters[counterAt(i, groups)];
             uint running = subgroupExclusiveAdd(sum);
             for (uint i = begin; i < end; ++i) {
-                uint count = s_digitCounters[counterAt(i, groups)];
-                s_digitCounters[counterAt(i, groups)] = running;
+                uint counter = counterAt(i, groups);
+                uint count = s_digitCounters[counter];
+                s_digitCounters[counter] = running;
                 running += count;
             }
         }
@@ -66,8 +67,9 @@ void scanHistogram(uint groups) {
     uint total;
     uint running = workgroupExclusiveScan(sum, total);
     for (uint i = begin; i < end; ++i) {
-        uint count = s_digitCounters[counterAt(i, groups)];
-        s_digitCounters[counterAt(i, groups)] = running;
+        uint counter = counterAt(i, groups);
+        uint count = s_digitCounters[counter];
+        s_digitCounters[counter] = running;
         running += count;
     }
     barrier();
@@ -80,7 +82,7 @@ void scanHistogram(uint groups) {
 // count, fetched with a shuffle, plus its peers before it. No shared memory and no subgroup
 // barrier per key: the only dependency from step to step is one add. The counts go to the
 // group's counters at the end, where the general path keeps them throughout.
-void rankKeysInRegisters(uint groups, uint group) {
+void rankKeysInRegisters(uint group) {
     uint lane = gl_SubgroupInvocationID;
     uint running = 0u;
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
@@ -106,7 +108,7 @@ void rankKeys(uint groups, uint group) {
     // Full subgroups of 16 lanes or more: every lane active, so lane d exists for each digit d.
     if (groups == gl_NumSubgroups && gl_SubgroupSize >= kRadix &&
         subgroupBallotBitCount(subgroupBallot(true)) == gl_SubgroupSize) {
-        rankKeysInRegisters(groups, group);
+        rankKeysInRegisters(group);
         return;
     }
 #endif

@@ -20,8 +20,8 @@ void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayo
     }
 }
 
-// The values of the same slots, as loadKeys; with kFlagIndexValues (an argsort's first pass) each
-// slot's input index instead. Without values (VALUE_WORDS == 0) it loads nothing.
+// The values of the same slots (0 from `valid` on); with kFlagIndexValues (an argsort's first
+// pass) each slot's input index instead. Without values (VALUE_WORDS == 0) it loads nothing.
 void loadValues(out Value values[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     bool index = (pc.flags & kFlagIndexValues) != 0u;
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
