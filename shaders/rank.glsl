@@ -128,14 +128,50 @@ void rankKeys(uint groups, uint group) {
     }
 }
 
+#if VKSORT_SHUFFLE
+// The end of rankTile(true) once every subgroup ranked in registers with counters of its own: lane
+// d sums digit d's counts over the groups, the lanes scan the totals, and each key gets its group's
+// start of its digit by shuffle instead of a shared-memory read.
+void placeRanksInRegisters(uint groups, uint group) {
+    uint lane = gl_SubgroupInvocationID;
+    uint digit = lane % kRadix; // (lanes from kRadix on repeat lanes 0-15's reads: broadcasts)
+    uint total = 0u, before = 0u;
+    for (uint g = 0u; g < groups; ++g) {
+        uint count = s_digitCounters[counterOf(digit, g)];
+        total += count;
+        before += g < group ? count : 0u;
+    }
+    uint groupStart = subgroupExclusiveAdd(lane < kRadix ? total : 0u) + before;
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        g_digitRank[j] += subgroupShuffle(groupStart, g_digitRank[j] >> 16u);
+    }
+}
+#endif
+
 // Ranks every key of the tile by its digit (g_digitRank[j] = digit << 16 on entry), stably: keys of
 // a smaller digit first, equal digits in input order (subgroup chunk, then step, then lane; see
-// tileLayout). On return rankOf(j) is the sorted position of this invocation's key j and
-// localDigitStart(d) is where digit d begins.
-void rankTile() {
+// tileLayout). On return rankOf(j) is the sorted position of this invocation's key j, and after
+// rankTile(false) localDigitStart(d) is where digit d begins. Shared words written before the call
+// are published to the whole workgroup by its barriers.
+// `scanPerSubgroup` (a constant of the kernel): where every subgroup is full, of 16 lanes or more,
+// with counters of its own, each subgroup finds its digits' starts itself (placeRanksInRegisters)
+// instead of one subgroup scanning the counters for all, which saves two barriers and the wait for
+// that scan. The single-workgroup sort, which has nothing else to run meanwhile, takes it; the
+// reorders do not: it did not make them faster, and it cost registers (docs/PERFORMANCE.md).
+void rankTile(bool scanPerSubgroup) {
     uint share = subgroupsPerGroup();
     uint groups = counterGroups();
     uint group = gl_SubgroupID / share;
+#if VKSORT_SHUFFLE
+    // rankKeysInRegisters writes every counter of its group, so they need no zeroing, and one
+    // barrier serves the whole ranking.
+    if (scanPerSubgroup && denseSubgroups() && gl_SubgroupSize >= kRadix && share == 1u) {
+        rankKeysInRegisters(group);
+        barrier();
+        placeRanksInRegisters(groups, group);
+        return;
+    }
+#endif
     for (uint i = gl_LocalInvocationIndex; i < kRadix * groups; i += gl_WorkGroupSize.x) {
         s_digitCounters[i] = 0u;
     }
@@ -157,6 +193,7 @@ void rankTile() {
     }
 }
 
+// Only after rankTile(false): the per-subgroup scan leaves the counters unscanned.
 uint localDigitStart(uint digit) {
     return s_digitCounters[counterOf(digit, 0u)];
 }

@@ -235,7 +235,7 @@ void main() {
     loadKeys(keys, tileBase, valid, place);
     startLookBack(tile);
     setDigits(keys, valid, place, map);
-    rankTile(); // (its barriers also publish the shared words written above)
+    rankTile(false); // (its barriers also publish the shared words written above)
     publishCounts(tile, valid, map);
     // The keys in sorted order before the look-back: it then finds more predecessors done.
     Value values[KEYS_PER_THREAD];

@@ -123,7 +123,7 @@ void main() {
     loadKeys(keys, tileBase, valid, place);
     fetchDigitStarts(tile, tiles);
     setDigits(keys, valid, place, map);
-    rankTile(); // (its barriers also publish the shared words written above)
+    rankTile(false); // (its barriers also publish the shared words written above)
     placeDigits();
     Value values[KEYS_PER_THREAD];
     if (EARLY_VALUES) loadValues(values, tileBase, valid, place);

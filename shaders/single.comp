@@ -24,7 +24,7 @@ void main() {
     for (uint shift = pc.shift; shift < pc.endBit; shift += kDigitBits) {
         // Slots past the count keep the largest digit in every pass, so they stay at the end.
         setDigits(keys, count, place, digitMap(shift, pc.endBit));
-        rankTile();
+        rankTile(true);
         exchangeKeys(keys, place, true);
         exchangeValues(values, place, true);
     }
