@@ -104,15 +104,16 @@ uint totalsEntry(uint pass, uint digit) {
     return kTotalsOffset + pass * kRadix + digit;
 }
 
-// Word of tile `tile`'s status of `digit` in tile-status table `table` (the look-back method).
-uint statusEntry(uint table, uint tile, uint digit) {
+// Word of `digit` of tile `tile` in tile table `table`: a tile's 16 words are consecutive, so that
+// the words a workgroup reads or writes for its tile, or adds into another tile's, share a cache
+// line (see vksort_config.h).
+uint tileTableEntry(uint table, uint tile, uint digit) {
     return kTileTablesOffset + (table * pc.rowStride + tile) * kRadix + digit;
 }
-// Word of tile `tile`'s count of `digit` in counts table `table` (the scan method), digit-major so
-// that the scan reads a digit's row contiguously.
-uint countEntry(uint table, uint digit, uint tile) {
-    return kTileTablesOffset + (table * kRadix + digit) * pc.rowStride + tile;
-}
+// Tile `tile`'s status of `digit` in tile-status table `table` (the look-back method).
+uint statusEntry(uint table, uint tile, uint digit) { return tileTableEntry(table, tile, digit); }
+// Tile `tile`'s count of `digit` in counts table `table` (the scan method).
+uint countEntry(uint table, uint digit, uint tile) { return tileTableEntry(table, tile, digit); }
 
 // Grids wider than maxComputeWorkGroupCount[0] are split into rows; this is the flat tile index.
 uint flatWorkgroupIndex() {

@@ -1,7 +1,7 @@
 #version 450
 // The scan method, before each reorder: exclusive prefix sums of the pass's counts table.
 //
-// One workgroup per digit scans that digit's row (one count per tile) in place, in chunks of
+// One workgroup per digit scans that digit's counts (one per tile) in place, in chunks of
 // gl_WorkGroupSize.x * kScanItemsPerThread tiles carried from chunk to chunk, so any number of
 // tiles works; it then stores the digit's total in the pass's row of the totals, from which the
 // reorder makes each digit's start.
@@ -11,7 +11,6 @@
 void main() {
     uint digit = gl_WorkGroupID.x;
     uint tiles = tileCount();
-    uint row = countEntry(pc.countTable, digit, 0u);
     uint carry = 0u;
     for (uint chunk = 0u; chunk < tiles; chunk += gl_WorkGroupSize.x * kScanItemsPerThread) {
         barrier(); // the previous chunk's scan is done with its shared memory
@@ -19,13 +18,13 @@ void main() {
         uint counts[kScanItemsPerThread];
         uint sum = 0u;
         [[unroll]] for (uint i = 0u; i < kScanItemsPerThread; ++i) {
-            counts[i] = first + i < tiles ? tables[row + first + i] : 0u;
+            counts[i] = first + i < tiles ? tables[countEntry(pc.countTable, digit, first + i)] : 0u;
             sum += counts[i];
         }
         uint chunkTotal;
         uint running = carry + workgroupExclusiveScan(sum, chunkTotal);
         [[unroll]] for (uint i = 0u; i < kScanItemsPerThread; ++i) {
-            if (first + i < tiles) tables[row + first + i] = running;
+            if (first + i < tiles) tables[countEntry(pc.countTable, digit, first + i)] = running;
             running += counts[i];
         }
         carry += chunkTotal;

@@ -103,18 +103,18 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: with the look-back
  *                         the setup zeroes them and the histogram adds every pass's counts; with
  *                         the scan each pass's scan step (or inline scan) writes its own row
- * [kTileTablesOffset, ...) kTileTables tables of kRadix * rowStride words, used one of two ways
- *                         by a sort, depending on its method (src/program.cpp):
- *   look-back: tile-status tables 0 and 1, [(table * rowStride + tile) * kRadix + digit]. Pass p
- *              uses table p % 2 and zeroes the other for pass p + 1 (the histogram zeroes table 0
- *              for pass 0). Each word is a state in bits 30-31 and a count in bits 0-29 (see
- *              kStatus*), written with atomicMax only, so a word never goes back to a less
- *              advanced state.
- *   scan:      counts tables 0 to 2, digit-major, [(table * kRadix + digit) * rowStride + tile]:
- *              pass p reads table p % 3 (the scan turns its rows into exclusive prefixes in
- *              place), its reorder adds pass p + 1's counts into table (p + 1) % 3 and zeroes
- *              table (p + 2) % 3 for pass p + 1 to add into; the tile-counts step writes table 0
- *              and zeroes table 1. No table needs a clearing dispatch of its own. */
+ * [kTileTablesOffset, ...) kTileTables tables of kRadix * rowStride words, a tile's kRadix words
+ *                         consecutive, [(table * rowStride + tile) * kRadix + digit], used one of
+ *                         two ways by a sort, depending on its method (src/program.cpp):
+ *   look-back: tile-status tables 0 and 1. Pass p uses table p % 2 and zeroes the other for
+ *              pass p + 1 (the histogram zeroes table 0 for pass 0). Each word is a state in bits
+ *              30-31 and a count in bits 0-29 (see kStatus*), written with atomicMax only, so a
+ *              word never goes back to a less advanced state.
+ *   scan:      counts tables 0 to 2: pass p reads table p % 3 (the scan turns each digit's
+ *              counts into exclusive prefixes in place), its reorder adds pass p + 1's counts
+ *              into table (p + 1) % 3 and zeroes table (p + 2) % 3 for pass p + 1 to add into;
+ *              the tile-counts step writes table 0 and zeroes table 1. No table needs a clearing
+ *              dispatch of its own. */
 VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) */
 VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
