@@ -49,6 +49,8 @@ struct PassRig {
     size_t status(uint32_t table, uint32_t tileIndex, uint32_t digit) const {
         return vksort::kTileTablesOffset + (size_t(table) * layout().rowStride + tileIndex) * kRadix + digit;
     }
+    // The scan method's counts tables share that layout (vksort_config.h).
+    size_t countWord(uint32_t table, uint32_t tileIndex, uint32_t digit) const { return status(table, tileIndex, digit); }
     size_t tableWords() const { return size_t(layout().tablesBytes / 4); }
 
     // The three ranges as byte vectors: read now, or written back.
@@ -94,8 +96,8 @@ struct PassRig {
             }
             size_t w = word - vksort::kTileTablesOffset;
             size_t row = w / kRadix;
-            return "status table " + std::to_string(row / l.rowStride) + ", tile " + std::to_string(row % l.rowStride) +
-                   ", digit " + std::to_string(w % kRadix);
+            return "status or counts table " + std::to_string(row / l.rowStride) + ", tile " +
+                   std::to_string(row % l.rowStride) + ", digit " + std::to_string(w % kRadix);
         }
         if (byte >= l.keysOffset && byte < l.keysOffset + l.keysBytes) {
             return "scratch key " + std::to_string((byte - l.keysOffset) / keyBytes());
@@ -437,6 +439,67 @@ TEST_CASE("reorder steps alone: stable partition, published prefixes, any look-b
         for (const ReorderVariant& v : variants) {
             const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
             for (uint32_t p = 0; p < passes; ++p, ++n) checkReorder(s, v, count, p, 1000 + n, options.fallbackPeriod != 0);
+        }
+    }
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, exclusive prefixes, totals", "[passes]") {
+    // The counts tables' layout is the shaders' alone (the host never reads them), so these steps
+    // are checked against vksort_config.h's: the tile-counts step writes each tile's 16 counts of
+    // the first pass into counts table 0 and zeroes table 1; the scan turns each digit's counts
+    // into exclusive prefixes over the tiles and writes the pass's digit totals. Tiles of 64 keys
+    // give more tiles than kInlineScanMaxTiles, so the program has a scan step; the scan's chunks
+    // of 1024 x 16 tiles are covered by the whole sorts in test_sort.cpp.
+    vktest::SorterOptions options{16, 4};
+    options.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
+    VksortSorter s = vktest::sorter(options);
+    const uint32_t tile = s->tile.tileSize();
+    const uint32_t count = (vksort::kInlineScanMaxTiles + 40) * tile + 9;
+    const uint32_t numTiles = (count + tile - 1) / tile;
+    uint32_t n = 0;
+    for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
+        for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
+            ++n;
+            INFO("tile " << tile << ", key " << hostdata::toString(key)
+                         << (order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", count " << count << " ("
+                         << numTiles << " tiles)");
+            // A capacity above the count: the words of tiles past it stay untouched.
+            PassRig rig(s, key, VKSORT_VALUE_TYPE_NONE, count + 3 * tile);
+            const vksort::Program program = realProgram(rig, order, 0, hostdata::keyBits(key), count);
+            const vksort::Step& counting = findStep(program, Kernel::TileCounts, 0);
+            const vksort::Step& scan = findStep(program, Kernel::Scan, 0);
+            const vksort::VksortPushConstants& c = counting.constants;
+            REQUIRE(scan.constants.countTable == c.countTable);
+            hostdata::Data input = hostdata::generate(key, VKSORT_VALUE_TYPE_NONE, count,
+                                                      n % 2 == 0 ? vktest::dist(hostdata::Distribution::Few, 7)
+                                                                 : vktest::dist(hostdata::Distribution::Uniform),
+                                                      500 + n);
+            PassRig::Ranges before = loadWithSentinelTables(rig, input);
+            const auto counts = tileCounts(input, order, c.shift, c.endBit, tile, numTiles);
+
+            runSteps(rig, {&counting});
+            PassRig::Ranges want = before;
+            uint32_t* w = want.tables(rig.layout());
+            w[vksort::kInfoFallbacks] = 0; // a direct sort has no setup step: the tile counts zero it
+            for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+                for (uint32_t d = 0; d < kRadix; ++d) {
+                    w[rig.countWord(c.countTable, tileIndex, d)] = counts[d][tileIndex];
+                    w[rig.countWord(c.zeroCountTable, tileIndex, d)] = 0;
+                }
+            }
+            rig.check(want);
+
+            runSteps(rig, {&scan});
+            for (uint32_t d = 0; d < kRadix; ++d) {
+                uint32_t prefix = 0;
+                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+                    w[rig.countWord(c.countTable, tileIndex, d)] = prefix;
+                    prefix += counts[d][tileIndex];
+                }
+                w[PassRig::total(scan.pass, d)] = prefix;
+            }
+            rig.check(want);
         }
     }
     vktest::requireCleanValidation();
