@@ -3,9 +3,10 @@
 
 // Digit counters per group of subgroups: a group's 16 counters are consecutive words
 // (counterOf), so a subgroup that reads or advances the counters of its keys' digits hits 16
-// different banks; and they are scanned digit-major (digit, then group: see scanHistogram), so
-// that afterwards each is where that group's keys of that digit start in the tile. A group is one
-// subgroup unless the device launched more than MAX_SUBGROUPS (see counterGroups()).
+// different banks; and rankTile(false) scans them digit-major (digit, then group: see
+// scanHistogram), so that afterwards each is where that group's keys of that digit start in the
+// tile (rankTile(true) leaves them unscanned). A group is one subgroup unless the device launched
+// more than MAX_SUBGROUPS (see counterGroups()).
 shared uint s_digitCounters[kRadix * MAX_SUBGROUPS];
 
 // Subgroups sharing one set of counters: 1 unless the launch has more subgroups than the counters
@@ -155,8 +156,8 @@ void placeRanksInRegisters(uint groups, uint group) {
 // are published to the whole workgroup by its barriers.
 // `scanPerSubgroup` (a constant of the kernel): where every subgroup is full, of 16 lanes or more,
 // with counters of its own, each subgroup finds its digits' starts itself (placeRanksInRegisters)
-// instead of one subgroup scanning the counters for all, which saves two barriers and the wait for
-// that scan. The single-workgroup sort, which has nothing else to run meanwhile, takes it; the
+// instead of the counters' shared scan (scanHistogram: one subgroup's or the workgroup's), which
+// saves their zeroing, at least two barriers and the wait for that scan. The single-workgroup sort, which has nothing else to run meanwhile, takes it; the
 // reorders do not: it did not make them faster, and it cost registers (docs/PERFORMANCE.md).
 void rankTile(bool scanPerSubgroup) {
     uint share = subgroupsPerGroup();
