@@ -316,6 +316,71 @@ struct ReorderVariant {
     uint32_t beginBit, endBit;
 };
 
+// The stable partition of `input` by the digit of bits [shift, min(shift + 4, endBit)): for each
+// output position, the input position it comes from.
+std::vector<uint32_t> stablePartition(const hostdata::Data& input, VksortOrder order, uint32_t shift, uint32_t endBit) {
+    std::vector<uint32_t> from(input.count);
+    std::iota(from.begin(), from.end(), 0u);
+    std::stable_sort(from.begin(), from.end(), [&](uint32_t a, uint32_t b) {
+        return digitOf(input.key(a), input.keyType, order, shift, endBit) <
+               digitOf(input.key(b), input.keyType, order, shift, endBit);
+    });
+    return from;
+}
+
+// One reorder step of a real program, on generated input loaded where the step reads it, and
+// what a pass must write: the step's input in `before` (its output side keeps the rig's canary
+// bytes; the tables are the caller's to fill), and partitioned() for the expected ranges.
+struct ReorderCase {
+    PassRig rig;
+    vksort::Step step;
+    hostdata::Data input;
+    PassRig::Ranges before;
+    uint32_t tile, numTiles;
+    bool index; // an argsort's first pass: the step makes the values
+
+    ReorderCase(VksortSorter s, const ReorderVariant& v, Kernel kernel, uint32_t count, uint32_t capacity,
+                uint32_t pass, uint64_t seed)
+        : rig(s, v.key, v.value, capacity), tile(s->tile.tileSize()), numTiles((count + tile - 1) / tile) {
+        step = findStep(realProgram(rig, v.order, v.beginBit, v.endBit, count), kernel, pass);
+        index = (step.constants.flags & vksort::kFlagIndexValues) != 0;
+        // Few distinct keys make long digit runs that cross destination tiles; uniform keys
+        // spread every tile over all 16 digits.
+        const hostdata::Distribution dist = (seed + seed / 4) % 2 == 0 ? vktest::dist(hostdata::Distribution::Few, 50)
+                                                                      : vktest::dist(hostdata::Distribution::Uniform);
+        // Past the first pass an argsort's values are ordinary 32-bit payloads.
+        const VksortValueType moved = v.value == VKSORT_VALUE_TYPE_INDEX && !index ? VKSORT_VALUE_TYPE_UINT32 : v.value;
+        input = hostdata::generate(v.key, moved, count, dist, seed);
+        if (index) input.values.assign(size_t(count) * 4, 0xCD); // made by the pass: the input holds garbage
+        before = rig.read();
+        const vksort::ScratchLayout& l = rig.layout();
+        uint8_t* keys = step.set == kSetForward ? before.keys.data() : before.scratchKeys(l);
+        uint8_t* values = step.set == kSetForward ? before.values.data() : before.scratchValues(l);
+        std::memcpy(keys, input.keys.data(), input.keys.size());
+        if (rig.valueBytes() != 0) std::memcpy(values, input.values.data(), input.values.size());
+    }
+
+    // `before` with the input's stable partition by this pass's digit written where the step
+    // writes, and `from` (if given) the partition itself.
+    PassRig::Ranges partitioned(VksortOrder order, std::vector<uint32_t>* from = nullptr) const {
+        const vksort::VksortPushConstants& c = step.constants;
+        const std::vector<uint32_t> source = stablePartition(input, order, c.shift, c.endBit);
+        const vksort::ScratchLayout& l = rig.layout();
+        const uint32_t kb = rig.keyBytes(), vb = rig.valueBytes();
+        PassRig::Ranges want = before;
+        uint8_t* keys = step.set == kSetForward ? want.scratchKeys(l) : want.keys.data();
+        uint8_t* values = step.set == kSetForward ? want.scratchValues(l) : want.values.data();
+        for (uint32_t j = 0; j < input.count; ++j) {
+            const uint32_t i = source[j];
+            std::memcpy(keys + size_t(j) * kb, input.keys.data() + size_t(i) * kb, kb);
+            if (index) std::memcpy(values + size_t(j) * 4, &i, 4);
+            else if (vb != 0) std::memcpy(values + size_t(j) * vb, input.values.data() + size_t(i) * vb, vb);
+        }
+        if (from != nullptr) *from = source;
+        return want;
+    }
+};
+
 // Runs one reorder step on prepared tables and checks it against the model: the stable partition
 // by this pass's digit into the other buffer; every tile's inclusive prefix published in the
 // step's status table; the other status table zeroed for this count's tiles; the ticket counted
@@ -324,45 +389,25 @@ struct ReorderVariant {
 // debugFallbackPeriod must have counted predecessors itself (the fallback count in the info).
 void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, uint64_t seed,
                   bool forcedFallbacks) {
-    const uint32_t tile = s->tile.tileSize();
-    const uint32_t numTiles = (count + tile - 1) / tile;
-    PassRig rig(s, v.key, v.value, count + tile + 7);
-    const vksort::Program program = realProgram(rig, v.order, v.beginBit, v.endBit, count);
-    const vksort::Step& step = findStep(program, Kernel::Reorder, pass);
+    ReorderCase rc(s, v, Kernel::Reorder, count, count + s->tile.tileSize() + 7, pass, seed);
+    const PassRig& rig = rc.rig;
+    const vksort::Step& step = rc.step;
     const vksort::VksortPushConstants& c = step.constants;
-    const bool index = (c.flags & vksort::kFlagIndexValues) != 0;
-    const BindingSet set = step.set;
+    const uint32_t tile = rc.tile, numTiles = rc.numTiles;
     INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", value " << hostdata::toString(v.value)
                  << (v.order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", pass " << step.pass << ", shift "
                  << c.shift << ", end bit " << c.endBit << ", count " << count << " (" << numTiles
                  << " tiles), status table " << c.statusTable
-                 << (set == kSetForward ? ", caller -> scratch" : ", scratch -> caller")
+                 << (step.set == kSetForward ? ", caller -> scratch" : ", scratch -> caller")
                  << (forcedFallbacks ? ", forced fallbacks" : ""));
     const vksort::ScratchLayout& l = rig.layout();
-    const uint32_t kb = rig.keyBytes(), vb = rig.valueBytes();
-    // Few distinct keys make long digit runs that cross destination tiles; uniform keys spread
-    // every tile over all 16 digits.
-    const hostdata::Distribution dist = (seed + seed / 4) % 2 == 0 ? vktest::dist(hostdata::Distribution::Few, 50)
-                                                                  : vktest::dist(hostdata::Distribution::Uniform);
-    // Past the first pass an argsort's values are ordinary 32-bit payloads.
-    const VksortValueType moved = v.value == VKSORT_VALUE_TYPE_INDEX && !index ? VKSORT_VALUE_TYPE_UINT32 : v.value;
-    hostdata::Data input = hostdata::generate(v.key, moved, count, dist, seed);
-    if (index) { // argsort values are made by the pass: the input range holds garbage
-        input.values.assign(size_t(count) * 4, 0xCD);
-    }
-
-    PassRig::Ranges before = rig.read();
-    // The input where this direction reads it; the output side keeps the canary bytes.
-    uint8_t* inKeys = set == kSetForward ? before.keys.data() : before.scratchKeys(l);
-    uint8_t* inValues = set == kSetForward ? before.values.data() : before.scratchValues(l);
-    std::memcpy(inKeys, input.keys.data(), input.keys.size());
-    if (vb != 0) std::memcpy(inValues, input.values.data(), input.values.size());
 
     // Tables as the steps before leave them: this pass's digit totals, its status table zeroed
     // for this count's tiles, its ticket at zero; sentinels everywhere else.
+    PassRig::Ranges& before = rc.before;
     fillTables(before, rig, kSentinel);
     uint32_t* t = before.tables(l);
-    auto counts = tileCounts(input, v.order, c.shift, c.endBit, tile, numTiles);
+    auto counts = tileCounts(rc.input, v.order, c.shift, c.endBit, tile, numTiles);
     for (uint32_t d = 0; d < kRadix; ++d) {
         uint32_t total = 0;
         for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
@@ -378,21 +423,7 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     runSteps(rig, {&step});
 
     // The model: a stable partition of the input by digit.
-    std::vector<uint32_t> order(count);
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return digitOf(input.key(a), v.key, v.order, c.shift, c.endBit) <
-               digitOf(input.key(b), v.key, v.order, c.shift, c.endBit);
-    });
-    PassRig::Ranges want = before;
-    uint8_t* outKeys = set == kSetForward ? want.scratchKeys(l) : want.keys.data();
-    uint8_t* outValues = set == kSetForward ? want.scratchValues(l) : want.values.data();
-    for (uint32_t j = 0; j < count; ++j) {
-        const uint32_t from = order[j];
-        std::memcpy(outKeys + size_t(j) * kb, input.keys.data() + size_t(from) * kb, kb);
-        if (index) std::memcpy(outValues + size_t(j) * 4, &from, 4);
-        else if (vb != 0) std::memcpy(outValues + size_t(j) * vb, input.values.data() + size_t(from) * vb, vb);
-    }
+    PassRig::Ranges want = rc.partitioned(v.order);
     uint32_t* w = want.tables(l);
     for (uint32_t d = 0; d < kRadix; ++d) {
         uint32_t inclusive = 0;
@@ -500,6 +531,88 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, ex
                 w[PassRig::total(scan.pass, d)] = prefix;
             }
             rig.check(want);
+        }
+    }
+    vktest::requireCleanValidation();
+}
+
+namespace {
+
+// Runs one scan-method reorder step on the tables its scan step leaves (each digit's exclusive
+// prefixes over the tiles in the pass's counts table, the pass's digit totals; with few tiles no
+// scan runs and the table holds the counts; the table the step adds into zeroed for this count's
+// tiles, as the pass before leaves it) and checks it
+// against the model and vksort_config.h's layout: the stable partition by this pass's digit into
+// the other buffer; unless this is the last pass, the next pass's digit counts of every
+// destination tile added into the next counts table; this count's tiles of the third table
+// zeroed; nothing else written.
+void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, uint64_t seed) {
+    ReorderCase rc(s, v, Kernel::ReorderScan, count, count + 2 * s->tile.tileSize() + 3, pass, seed);
+    const PassRig& rig = rc.rig;
+    const vksort::Step& step = rc.step;
+    const vksort::VksortPushConstants& c = step.constants;
+    const uint32_t tile = rc.tile, numTiles = rc.numTiles;
+    const bool next = (c.flags & vksort::kFlagNextCounts) != 0;
+    // With few tiles there is no scan step: the reorder sums the counts themselves.
+    const bool inlineScan = (c.flags & vksort::kFlagInlineScan) != 0;
+    INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", value " << hostdata::toString(v.value)
+                 << (v.order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", pass " << step.pass << ", shift "
+                 << c.shift << ", end bit " << c.endBit << ", count " << count << " (" << numTiles
+                 << " tiles), counts tables " << c.countTable << " / " << c.nextCountTable << " / " << c.zeroCountTable
+                 << (inlineScan ? ", inline scan" : ""));
+    const vksort::ScratchLayout& l = rig.layout();
+
+    PassRig::Ranges& before = rc.before;
+    fillTables(before, rig, kSentinel);
+    uint32_t* t = before.tables(l);
+    const auto counts = tileCounts(rc.input, v.order, c.shift, c.endBit, tile, numTiles);
+    for (uint32_t d = 0; d < kRadix; ++d) {
+        uint32_t prefix = 0;
+        for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+            t[rig.countWord(c.countTable, tileIndex, d)] = inlineScan ? counts[d][tileIndex] : prefix;
+            prefix += counts[d][tileIndex];
+            if (next) t[rig.countWord(c.nextCountTable, tileIndex, d)] = 0;
+        }
+        if (!inlineScan) t[PassRig::total(c.pass, d)] = prefix;
+    }
+    rig.write(before);
+
+    runSteps(rig, {&step});
+
+    std::vector<uint32_t> from;
+    PassRig::Ranges want = rc.partitioned(v.order, &from);
+    uint32_t* w = want.tables(l);
+    const uint32_t nextShift = std::min(c.shift + vksort::kDigitBits, c.endBit - 1);
+    for (uint32_t j = 0; next && j < count; ++j) {
+        ++w[rig.countWord(c.nextCountTable, j / tile, digitOf(rc.input.key(from[j]), v.key, v.order, nextShift, c.endBit))];
+    }
+    for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+        for (uint32_t d = 0; d < kRadix; ++d) w[rig.countWord(c.zeroCountTable, tileIndex, d)] = 0;
+    }
+    rig.check(want);
+}
+
+} // namespace
+
+TEST_CASE("scan-method reorder steps alone: stable partition, next pass's counts per destination tile", "[passes]") {
+    // With tiles of 64 keys: more tiles than kInlineScanMaxTiles (prefixes from the scan step),
+    // and few (the reorder sums the counts itself); every pass of each variant, so both
+    // directions, all three rotations of the counts tables and the last pass, which counts
+    // nothing. Few distinct keys make digit runs that cross destination tiles.
+    const ReorderVariant variants[] = {
+        {VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, VKSORT_ORDER_ASCENDING, 0, 32},
+        {VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 4, 18},
+        {VKSORT_KEY_TYPE_INT64, VKSORT_VALUE_TYPE_UINT64, VKSORT_ORDER_ASCENDING, 24, 40},
+    };
+    vktest::SorterOptions options{16, 4};
+    options.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
+    VksortSorter s = vktest::sorter(options);
+    const uint32_t tile = s->tile.tileSize();
+    uint32_t n = 0;
+    for (uint32_t count : {(vksort::kInlineScanMaxTiles + 20) * tile + 5, 9 * tile + 31}) {
+        for (const ReorderVariant& v : variants) {
+            const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
+            for (uint32_t p = 0; p < passes; ++p, ++n) checkReorderScan(s, v, count, p, 2000 + n);
         }
     }
     vktest::requireCleanValidation();
