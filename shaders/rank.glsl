@@ -154,11 +154,12 @@ void placeRanksInRegisters(uint groups, uint group) {
 // tileLayout). On return rankOf(j) is the sorted position of this invocation's key j, and after
 // rankTile(false) localDigitStart(d) is where digit d begins. Shared words written before the call
 // are published to the whole workgroup by its barriers.
-// `scanPerSubgroup` (a constant of the kernel): where every subgroup is full, of 16 lanes or more,
-// with counters of its own, each subgroup finds its digits' starts itself (placeRanksInRegisters)
-// instead of the counters' shared scan (scanHistogram: one subgroup's or the workgroup's), which
-// saves their zeroing, at least two barriers and the wait for that scan. The single-workgroup sort, which has nothing else to run meanwhile, takes it; the
-// reorders do not: it did not make them faster, and it cost registers (docs/PERFORMANCE.md).
+// `scanPerSubgroup` (a constant of the kernel): where every subgroup is full, of 16 lanes or
+// more, with counters of its own, each subgroup finds its digits' starts itself
+// (placeRanksInRegisters) instead of the counters' shared scan (scanHistogram: one subgroup's or
+// the workgroup's), which saves their zeroing, at least two barriers and the wait for that scan.
+// The single-workgroup sort, which has nothing else to run meanwhile, takes it; the reorders do
+// not: it did not make them faster, and it cost registers (docs/PERFORMANCE.md).
 void rankTile(bool scanPerSubgroup) {
     uint share = subgroupsPerGroup();
     uint groups = counterGroups();

@@ -337,11 +337,13 @@ struct ReorderCase {
     hostdata::Data input;
     PassRig::Ranges before;
     uint32_t tile, numTiles;
+    VksortOrder order;
     bool index; // an argsort's first pass: the step makes the values
 
     ReorderCase(VksortSorter s, const ReorderVariant& v, Kernel kernel, uint32_t count, uint32_t capacity,
                 uint32_t pass, uint64_t seed)
-        : rig(s, v.key, v.value, capacity), tile(s->tile.tileSize()), numTiles((count + tile - 1) / tile) {
+        : rig(s, v.key, v.value, capacity), tile(s->tile.tileSize()), numTiles((count + tile - 1) / tile),
+          order(v.order) {
         step = findStep(realProgram(rig, v.order, v.beginBit, v.endBit, count), kernel, pass);
         index = (step.constants.flags & vksort::kFlagIndexValues) != 0;
         // Few distinct keys make long digit runs that cross destination tiles; uniform keys
@@ -362,7 +364,7 @@ struct ReorderCase {
 
     // `before` with the input's stable partition by this pass's digit written where the step
     // writes, and `from` (if given) the partition itself.
-    PassRig::Ranges partitioned(VksortOrder order, std::vector<uint32_t>* from = nullptr) const {
+    PassRig::Ranges partitioned(std::vector<uint32_t>* from = nullptr) const {
         const vksort::VksortPushConstants& c = step.constants;
         const std::vector<uint32_t> source = stablePartition(input, order, c.shift, c.endBit);
         const vksort::ScratchLayout& l = rig.layout();
@@ -423,7 +425,7 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     runSteps(rig, {&step});
 
     // The model: a stable partition of the input by digit.
-    PassRig::Ranges want = rc.partitioned(v.order);
+    PassRig::Ranges want = rc.partitioned();
     uint32_t* w = want.tables(l);
     for (uint32_t d = 0; d < kRadix; ++d) {
         uint32_t inclusive = 0;
@@ -580,7 +582,7 @@ void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, u
     runSteps(rig, {&step});
 
     std::vector<uint32_t> from;
-    PassRig::Ranges want = rc.partitioned(v.order, &from);
+    PassRig::Ranges want = rc.partitioned(&from);
     uint32_t* w = want.tables(l);
     const uint32_t nextShift = std::min(c.shift + vksort::kDigitBits, c.endBit - 1);
     for (uint32_t j = 0; next && j < count; ++j) {
