@@ -149,7 +149,7 @@ VKSORT_CONST kLookbackPolls = 4u;
 /* The run of one digit inside a tile covers at most two destination tiles, so the next pass's
  * counts of a tile's keys fall into at most kRadix * 2 destination tiles. */
 VKSORT_CONST kNextCountSlots = kRadix * 2u * kRadix;
-/* Each invocation of the scan (one wide workgroup per digit row) scans this many consecutive
+/* Each invocation of the scan (one wide workgroup per digit) scans this many consecutive
  * tiles per chunk. */
 VKSORT_CONST kScanItemsPerThread = 16u;
 

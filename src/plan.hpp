@@ -81,7 +81,7 @@ constexpr uint32_t histogramTilesPerWorkgroup(uint32_t tiles) {
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main);
 
 // The scan's workgroup: as wide as the device allows up to kScanWorkgroupSize, so that one chunk
-// covers many tiles (a digit row is scanned by one workgroup, chunk after chunk).
+// covers many tiles (a digit's counts are scanned by one workgroup, chunk after chunk).
 constexpr uint32_t kScanWorkgroupSize = 1024;
 TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control);
 
