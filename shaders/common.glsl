@@ -104,6 +104,11 @@ uint totalsEntry(uint pass, uint digit) {
     return kTotalsOffset + pass * kRadix + digit;
 }
 
+// Word of range `range`'s total of `digit` (the scan method's scan step; see vksort_config.h).
+uint rangeTotalsEntry(uint range, uint digit) {
+    return kRangeTotalsOffset + range * kRadix + digit;
+}
+
 // Word of `digit` of tile `tile` in tile table `table`: a tile's 16 words are consecutive, so that
 // the words a workgroup reads or writes for its tile, or adds into another tile's, share a cache
 // line (see vksort_config.h).

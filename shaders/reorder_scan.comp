@@ -19,6 +19,11 @@
 #include "rank.glsl"
 #include "scatter.glsl"
 
+// The counts tables four words at a time, for the inline scan (a tile's 16 counts are 64
+// consecutive bytes, 16-byte aligned: vksort_config.h). Only read, and only words this dispatch
+// does not write (the pass's own counts table), so it may alias `tables`.
+layout(set = 0, binding = kBindingTables, std430) readonly buffer TableQuads { uvec4 tableQuads[]; };
+
 // Per digit: the total over all tiles, and the count in tiles before this one.
 shared uint s_digitTotal[kRadix];
 shared uint s_tilePrefix[kRadix];
@@ -31,38 +36,43 @@ bool inlineScan() {
     return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoInlineScan] != 0u : (pc.flags & kFlagInlineScan) != 0u;
 }
 
-// Where this tile's digits go, into s_digitTotal and s_tilePrefix: the scan step's results, or,
-// with few tiles, sums of the counts table made here. Also zeroes this tile's entries of the
+// Where this tile's digits go, into s_digitTotal and s_tilePrefix: after a scan step, the pass's
+// totals, its range's prefix and the tile's prefix within its range (see scan.comp); with few
+// tiles (inlineScan), sums of the counts table made here. Also zeroes this tile's entries of the
 // counts table that the pass after next adds into (their last reader was the previous pass) and
 // the next pass's counts in shared memory. Published by the next barrier.
 void fetchDigitStarts(uint tile, uint tiles) {
     uint invocation = gl_LocalInvocationIndex;
     if (inlineScan()) {
-        // Digit d is summed by every (gl_WorkGroupSize.x / 16)-th invocation, striding over
-        // tiles, eight loads in flight at a time.
+        // Invocation i sums digits 4(i % 4) to 4(i % 4) + 3, one 16-byte load per tile, striding
+        // over tiles by a quarter of the workgroup, four loads in flight at a time: each round of
+        // loads covers gl_WorkGroupSize.x tiles (the rounds, each a trip to L2, set the cost).
         if (invocation < kRadix) {
             s_digitTotal[invocation] = 0u;
             s_tilePrefix[invocation] = 0u;
         }
         barrier();
-        uint digit = invocation % kRadix, lanes = gl_WorkGroupSize.x / kRadix;
-        uint all = 0u, before = 0u;
-        for (uint first = invocation / kRadix; first < tiles; first += 8u * lanes) {
-            uint c[8];
-            [[unroll]] for (uint k = 0u; k < 8u; ++k) {
+        uint quad = invocation % 4u, lanes = gl_WorkGroupSize.x / 4u;
+        uvec4 all = uvec4(0u), before = uvec4(0u);
+        for (uint first = invocation / 4u; first < tiles; first += 4u * lanes) {
+            uvec4 c[4];
+            [[unroll]] for (uint k = 0u; k < 4u; ++k) {
                 uint t = first + k * lanes;
-                c[k] = t < tiles ? tables[countEntry(pc.countTable, digit, t)] : 0u;
+                c[k] = t < tiles ? tableQuads[countEntry(pc.countTable, 4u * quad, t) / 4u] : uvec4(0u);
             }
-            [[unroll]] for (uint k = 0u; k < 8u; ++k) {
+            [[unroll]] for (uint k = 0u; k < 4u; ++k) {
                 all += c[k];
-                before += first + k * lanes < tile ? c[k] : 0u;
+                before += first + k * lanes < tile ? c[k] : uvec4(0u);
             }
         }
-        atomicAdd(s_digitTotal[digit], all);
-        atomicAdd(s_tilePrefix[digit], before);
+        [[unroll]] for (uint i = 0u; i < 4u; ++i) {
+            atomicAdd(s_digitTotal[4u * quad + i], all[i]);
+            atomicAdd(s_tilePrefix[4u * quad + i], before[i]);
+        }
     } else if (invocation < kRadix) {
+        uint range = tile / vksortScanRangeTiles(tiles);
         s_digitTotal[invocation] = tables[totalsEntry(pc.pass, invocation)];
-        s_tilePrefix[invocation] = tables[countEntry(pc.countTable, invocation, tile)];
+        s_tilePrefix[invocation] = tables[rangeTotalsEntry(range, invocation)] + tables[countEntry(pc.countTable, invocation, tile)];
     }
     if (invocation < kRadix) tables[countEntry(pc.zeroCountTable, invocation, tile)] = 0u;
     for (uint i = invocation; i < kNextCountSlots; i += gl_WorkGroupSize.x) s_nextCounts[i] = 0u;

@@ -1,16 +1,38 @@
 #version 450
-// The scan method, before each reorder: exclusive prefix sums of the pass's counts table.
+// The scan method, before each reorder: exclusive prefix sums of the pass's counts table (one
+// count per tile and digit), within ranges of tiles, and the pass's digit totals. Which layout of
+// workgroups scans them depends on the tile count (vksort_config.h, vksortScanRanges):
 //
-// One workgroup per digit scans that digit's counts (one per tile) in place, in chunks of
-// gl_WorkGroupSize.x * kScanItemsPerThread tiles carried from chunk to chunk, so any number of
-// tiles works; it then stores the digit's total in the pass's row of the totals, from which the
-// reorder makes each digit's start.
+// - One range (a few thousand tiles): workgroup d scans digit d over all tiles, in chunks of
+//   gl_WorkGroupSize.x * kScanItemsPerThread tiles, each count becoming the count of its digit
+//   in the tiles before it; the range's prefix is 0.
+// - More: workgroup r scans range r, all 16 digits at once, one tile per invocation per chunk of
+//   gl_WorkGroupSize.x tiles: each tile's 16 counts are one contiguous 64-byte load and store, so
+//   the step moves whole cache lines, on as many multiprocessors as there are ranges. Each count
+//   becomes the count of its digit in the range's tiles before it, and the range's totals go to
+//   the range-totals table; the last workgroup to finish scans those across the ranges.
+//
+// Either way a reorder finds its tile's start of a digit in three words: the pass's totals, its
+// range's prefix and the tile's prefix within the range (reorder_scan.comp).
 
+// Workgroups read the range totals that others wrote in this dispatch (see scanRange).
+#define VKSORT_TABLES_COHERENT 1
 #include "common.glsl"
 
-void main() {
-    uint digit = gl_WorkGroupID.x;
-    uint tiles = tileCount();
+// The counts tables four words at a time (see vksort_config.h: a tile's 16 counts are 64 bytes,
+// 16-byte aligned). scanRange touches the pass's counts table only through it and the range
+// totals only through `tables`, so the two views never alias a word.
+layout(set = 0, binding = kBindingTables, std430) buffer TableQuads { uvec4 tableQuads[]; };
+
+// Per subgroup and digit, [subgroup * kRadix + digit]: the chunk's counts of the subgroup's tiles,
+// then where the subgroup's tiles start within the range.
+shared uint s_subgroupCounts[MAX_SUBGROUPS * kRadix];
+// Per digit: the counts of the range's tiles scanned so far (all of it at the end).
+shared uint s_carry[kRadix];
+shared uint s_ticket;
+
+// One range: digit `digit` over all tiles.
+void scanDigit(uint digit, uint tiles) {
     uint carry = 0u;
     for (uint chunk = 0u; chunk < tiles; chunk += gl_WorkGroupSize.x * kScanItemsPerThread) {
         barrier(); // the previous chunk's scan is done with its shared memory
@@ -29,5 +51,97 @@ void main() {
         }
         carry += chunkTotal;
     }
-    if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, digit)] = carry;
+    if (gl_LocalInvocationIndex == 0u) {
+        tables[totalsEntry(pc.pass, digit)] = carry;
+        tables[rangeTotalsEntry(0u, digit)] = 0u;
+    }
+}
+
+// Several ranges: range `range`, every digit.
+void scanRange(uint range, uint tiles) {
+    uint rangeTiles = vksortScanRangeTiles(tiles);
+    uint begin = range * rangeTiles;
+    uint end = min(begin + rangeTiles, tiles);
+    uint invocation = gl_LocalInvocationIndex;
+    if (invocation < kRadix) s_carry[invocation] = 0u;
+    // Tiles go to invocations in the order (subgroup, active lane), the order of the scans below.
+    TileLayout place = tileLayout(1u);
+    uint lane = place.lane, width = place.width;
+    bool lastLane = lane + 1u == width;
+    for (uint chunk = begin; chunk < end; chunk += gl_WorkGroupSize.x) {
+        barrier(); // s_carry is set, and the previous chunk is done with s_subgroupCounts
+        uint tile = chunk + tileSlot(place, 0u);
+        bool mine = tile < end;
+        uvec4 counts[4];
+        [[unroll]] for (uint q = 0u; q < 4u; ++q) {
+            counts[q] = mine ? tableQuads[countEntry(pc.countTable, 4u * q, tile) / 4u] : uvec4(0u);
+        }
+        uvec4 before[4];
+        [[unroll]] for (uint q = 0u; q < 4u; ++q) {
+            uvec4 inclusive = subgroupInclusiveAdd(counts[q]);
+            before[q] = inclusive - counts[q];
+            if (lastLane) {
+                [[unroll]] for (uint i = 0u; i < 4u; ++i) s_subgroupCounts[gl_SubgroupID * kRadix + 4u * q + i] = inclusive[i];
+            }
+        }
+        barrier();
+        // Subgroup g scans digits g, g + gl_NumSubgroups, ... over the subgroups, in turns of
+        // `width` subgroups, after the range's tiles of earlier chunks.
+        for (uint digit = gl_SubgroupID; digit < kRadix; digit += gl_NumSubgroups) {
+            uint carry = s_carry[digit];
+            for (uint base = 0u; base < gl_NumSubgroups; base += width) {
+                uint g = base + lane;
+                uint count = g < gl_NumSubgroups ? s_subgroupCounts[g * kRadix + digit] : 0u;
+                uint inclusive = subgroupInclusiveAdd(count);
+                if (g < gl_NumSubgroups) s_subgroupCounts[g * kRadix + digit] = carry + inclusive - count;
+                carry += subgroupAdd(count);
+            }
+            if (lane == 0u) s_carry[digit] = carry;
+        }
+        barrier();
+        if (mine) {
+            [[unroll]] for (uint q = 0u; q < 4u; ++q) {
+                uvec4 start = uvec4(s_subgroupCounts[gl_SubgroupID * kRadix + 4u * q],
+                                    s_subgroupCounts[gl_SubgroupID * kRadix + 4u * q + 1u],
+                                    s_subgroupCounts[gl_SubgroupID * kRadix + 4u * q + 2u],
+                                    s_subgroupCounts[gl_SubgroupID * kRadix + 4u * q + 3u]);
+                tableQuads[countEntry(pc.countTable, 4u * q, tile) / 4u] = start + before[q];
+            }
+        }
+    }
+    barrier();
+    if (invocation < kRadix) tables[rangeTotalsEntry(range, invocation)] = s_carry[invocation];
+
+    // The last workgroup to finish (the ticket's last value: nobody waits for anybody) turns the
+    // ranges' totals into exclusive prefixes over the ranges and writes the pass's digit totals,
+    // so that a reorder reads its tile's start in three words. The totals are published before
+    // the ticket is taken, and read after it.
+    memoryBarrierBuffer();
+    barrier();
+    if (invocation == 0u) s_ticket = atomicAdd(tables[kInfoScanTicket], 1u);
+    barrier();
+    uint ranges = vksortScanRanges(tiles);
+    if (s_ticket + 1u != ranges) return;
+    memoryBarrierBuffer();
+    if (invocation < kRadix) {
+        uint running = 0u;
+        for (uint first = 0u; first < ranges; first += 16u) {
+            uint counts[16];
+            [[unroll]] for (uint r = 0u; r < 16u; ++r) {
+                counts[r] = first + r < ranges ? tables[rangeTotalsEntry(first + r, invocation)] : 0u;
+            }
+            [[unroll]] for (uint r = 0u; r < 16u; ++r) {
+                if (first + r < ranges) tables[rangeTotalsEntry(first + r, invocation)] = running;
+                running += counts[r];
+            }
+        }
+        tables[totalsEntry(pc.pass, invocation)] = running;
+    }
+    if (invocation == 0u) tables[kInfoScanTicket] = 0u; // for the next pass's scan step
+}
+
+void main() {
+    uint tiles = tileCount();
+    if (vksortScanRanges(tiles) == 1u) scanDigit(gl_WorkGroupID.x, tiles);
+    else scanRange(gl_WorkGroupID.x, tiles);
 }

@@ -39,6 +39,6 @@ void main() {
               vksortGridRows(histogramGroups, pc.dispatchWidth));
     bool inlined = vksortInlineScan(tiles, pc.inlineScanMaxTiles);
     tables[kInfoInlineScan] = inlined ? 1u : 0u;
-    writeArgs(kInfoScanArgs, single || inlined ? 0u : kRadix, 1u);
+    writeArgs(kInfoScanArgs, single || inlined ? 0u : vksortScanWorkgroups(tiles), 1u);
     writeArgs(kInfoSingleArgs, single && count > 0u ? 1u : 0u, 1u);
 }

@@ -37,7 +37,10 @@ void main() {
 
     if (gl_LocalInvocationIndex < kRadix) s_tileCounts[gl_LocalInvocationIndex] = 0u;
     // No look-back runs in this sort: its fallback count is 0 (a direct sort has no setup step).
-    if (tile == 0u && gl_LocalInvocationIndex == 0u) tables[kInfoFallbacks] = 0u;
+    if (tile == 0u && gl_LocalInvocationIndex == 0u) {
+        tables[kInfoFallbacks] = 0u;
+        tables[kInfoScanTicket] = 0u; // the first scan step's; each scan step leaves it 0 for the next
+    }
 
     uvec4 counters = uvec4(0u);
     if (KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && tileBase + TILE_SIZE <= count) {

@@ -102,7 +102,10 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
 /* [0, kInfoWords)         info: runtime count, tile count, indirect arguments, tickets
  * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: with the look-back
  *                         the setup zeroes them and the histogram adds every pass's counts; with
- *                         the scan each pass's scan step (or inline scan) writes its own row
+ *                         the scan each pass's scan step writes its own row
+ * [kRangeTotalsOffset, ...) the scan method's ranges, [range * kRadix + digit]: each workgroup of
+ *                         a scan step writes its range's digit counts, and the last one to finish
+ *                         turns them into exclusive prefixes over the ranges
  * [kTileTablesOffset, ...) kTileTables tables of kRadix * rowStride words, a tile's kRadix words
  *                         consecutive, [(table * rowStride + tile) * kRadix + digit], used one of
  *                         two ways by a sort, depending on its method (src/program.cpp):
@@ -110,8 +113,9 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  *              pass p + 1 (the histogram zeroes table 0 for pass 0). Each word is a state in bits
  *              30-31 and a count in bits 0-29 (see kStatus*), written with atomicMax only, so a
  *              word never goes back to a less advanced state.
- *   scan:      counts tables 0 to 2: pass p reads table p % 3 (the scan turns each digit's
- *              counts into exclusive prefixes in place), its reorder adds pass p + 1's counts
+ *   scan:      counts tables 0 to 2: pass p reads table p % 3 (the scan step turns each digit's
+ *              counts into exclusive prefixes within each range of tiles, in place), its reorder
+ *              adds pass p + 1's counts
  *              into table (p + 1) % 3 and zeroes table (p + 2) % 3 for pass p + 1 to add into;
  *              the tile-counts step writes table 0 and zeroes table 1. No table needs a clearing
  *              dispatch of its own. */
@@ -125,10 +129,13 @@ VKSORT_CONST kInfoTickets = 12u;       /* the reorders' tile tickets, one per st
 VKSORT_CONST kInfoHistogramArgs = 16u; /* VkDispatchIndirectCommand for the histogram */
 VKSORT_CONST kInfoScanArgs = 20u;      /* VkDispatchIndirectCommand for the scan steps */
 VKSORT_CONST kInfoInlineScan = 23u;    /* 1: few enough tiles for the reorders to scan inline (indirect) */
-VKSORT_CONST kInfoWords = 24u;
+VKSORT_CONST kInfoScanTicket = 24u;    /* the scan step's workgroups that are done (scan.comp) */
+VKSORT_CONST kInfoWords = 28u;
 VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kTotalsOffset = kInfoWords;
-VKSORT_CONST kTileTablesOffset = kTotalsOffset + kMaxPasses * kRadix;
+VKSORT_CONST kScanRanges = 64u;        /* the most ranges a scan step splits the tiles into */
+VKSORT_CONST kRangeTotalsOffset = kTotalsOffset + kMaxPasses * kRadix;
+VKSORT_CONST kTileTablesOffset = kRangeTotalsOffset + kScanRanges * kRadix;
 VKSORT_CONST kTileTables = 3u;         /* the scan method's counts tables; the look-back uses two */
 VKSORT_CONST kStatusTables = 2u;
 VKSORT_CONST kCountTables = 3u;
@@ -149,18 +156,38 @@ VKSORT_CONST kLookbackPolls = 4u;
 /* The run of one digit inside a tile covers at most two destination tiles, so the next pass's
  * counts of a tile's keys fall into at most kRadix * 2 destination tiles. */
 VKSORT_CONST kNextCountSlots = kRadix * 2u * kRadix;
-/* Each invocation of the scan (one wide workgroup per digit) scans this many consecutive
- * tiles per chunk. */
+/* The scan step, by tile count. Up to kScanOneRangeMaxTiles: one workgroup per digit scans that
+ * digit's counts of all tiles, kScanItemsPerThread consecutive tiles per invocation per chunk.
+ * More: the tiles split into ranges of consecutive tiles (at least kScanRangeMinTiles, at most
+ * kScanRanges ranges), one workgroup each, which scans all 16 digits of its range, a tile's 64
+ * bytes per invocation, so that the step reads and writes whole cache lines on many
+ * multiprocessors; it writes the range's totals, and the last workgroup to finish scans those
+ * and writes the pass's digit totals. (Measured on the H100: docs/PERFORMANCE.md.) */
 VKSORT_CONST kScanItemsPerThread = 16u;
+VKSORT_CONST kScanOneRangeMaxTiles = 4096u;
+VKSORT_CONST kScanRangeMinTiles = 512u;
+VKSORT_FUNC VKSORT_U32 vksortScanRangeTiles(VKSORT_U32 tiles) {
+    return tiles <= kScanOneRangeMaxTiles ? tiles
+           : vksortCeilDiv(tiles, kScanRanges) > kScanRangeMinTiles ? vksortCeilDiv(tiles, kScanRanges)
+                                                                   : kScanRangeMinTiles;
+}
+VKSORT_FUNC VKSORT_U32 vksortScanRanges(VKSORT_U32 tiles) {
+    return tiles == 0u ? 0u : vksortCeilDiv(tiles, vksortScanRangeTiles(tiles));
+}
+/* The scan step's workgroups: one per digit for one range, else one per range. */
+VKSORT_FUNC VKSORT_U32 vksortScanWorkgroups(VKSORT_U32 tiles) {
+    return vksortScanRanges(tiles) == 1u ? kRadix : vksortScanRanges(tiles);
+}
 
 #ifndef GL_core_profile
 static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 68 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
-static_assert(kTileTablesOffset % 4u == 0u, "status rows are read as 16-byte vectors (reorder.comp)");
+static_assert(kRangeTotalsOffset % 4u == 0u && kTileTablesOffset % 4u == 0u, "counts rows are read as 16-byte vectors (scan.comp, reorder_scan.comp)");
 static_assert(kStatusTables <= kTileTables && kCountTables <= kTileTables, "both methods fit the tile tables");
+static_assert(kInfoWords % 4u == 0u, "the totals and ranges stay 16-byte aligned");
 static_assert(kInfoSingleArgs + 3u <= kInfoTickets && kInfoTickets + kStatusTables <= kInfoHistogramArgs &&
                   kInfoHistogramArgs + 3u <= kInfoScanArgs && kInfoScanArgs + 3u <= kInfoInlineScan &&
-                  kInfoInlineScan < kInfoWords, "info fits");
+                  kInfoInlineScan < kInfoScanTicket && kInfoScanTicket < kInfoWords, "info fits");
 } /* namespace vksort */
 #endif
 

@@ -45,7 +45,9 @@ uint32_t reorderScanSharedMemoryBytes(const TileConfig& config) {
 uint32_t tileCountsSharedMemoryBytes(const TileConfig&) { return kRadix * 4u; }
 
 uint32_t scanSharedMemoryBytes(const TileConfig& config) {
-    return (config.workgroupSize + 1) * 4u; // s_subgroupTotals (one-lane subgroups)
+    return (config.maxSubgroups + 1) * kRadix * 4u // per subgroup and digit; the range's carry per digit
+           + 4u                                     // the ticket
+           + (config.workgroupSize + 1) * 4u;       // workgroupExclusiveScan (one-lane subgroups)
 }
 
 uint32_t sharedMemoryBytes(Kernel kernel, const TileConfig& config) {
@@ -90,18 +92,22 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
 
 TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control) {
     TileConfig c = main;
-    c.workgroupSize = std::max(main.workgroupSize, std::min(kScanWorkgroupSize, workgroupLimit(device, control)));
     c.keysPerThread = 1;
-    // The same subgroup rules as the main configuration, for the wider workgroup.
-    uint32_t smallest = main.workgroupSize / main.maxSubgroups;
-    uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
-    c.fullSubgroups = main.fullSubgroups && c.workgroupSize % launchSize == 0;
-    c.maxSubgroups = std::max(1u, c.workgroupSize / smallest);
+    // The same subgroup rules as the main configuration, for the wider workgroup; narrower while
+    // its shared memory does not fit (one-lane subgroups need a row of counters each).
+    const uint32_t smallest = main.workgroupSize / main.maxSubgroups;
+    const uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+    for (c.workgroupSize = std::min(kScanWorkgroupSize, workgroupLimit(device, control));; c.workgroupSize /= 2) {
+        c.fullSubgroups = main.fullSubgroups && c.workgroupSize % launchSize == 0;
+        c.maxSubgroups = std::max(1u, c.workgroupSize / smallest);
+        if (c.workgroupSize <= kRadix || scanSharedMemoryBytes(c) <= device.maxSharedMemoryBytes) break;
+    }
     return c;
 }
 
 MethodRange chooseMethodRange(const DeviceFacts& device, uint32_t method) {
     MethodRange range;
+    range.inlineScanMaxTiles = tuningFor(device).inlineScanMaxTiles;
     for (uint32_t k = 0; k < 2; ++k) {
         if (method == VKSORT_OFFSET_METHOD_LOOK_BACK) {
             range.minTiles[k] = 1;

@@ -59,13 +59,20 @@ struct TuningRow {
     // others the scan method (two); 0, 0: never the look-back. [0]: 32-bit keys, [1]: 64-bit keys.
     uint32_t lookBackMinTiles[2];
     uint32_t lookBackMaxTiles[2];
+    // Scan-method sorts of up to this many tiles have no scan step: each reorder sums the counts
+    // of all tiles itself.
+    uint32_t inlineScanMaxTiles;
 };
+// Scan method: sorts of up to this many tiles let each reorder sum the counts of all tiles itself
+// (a few loads per workgroup, from L2) instead of waiting for a scan dispatch and its barrier,
+// unless the tuning row says otherwise. The limit the scan method had before it was measured.
+constexpr uint32_t kInlineScanMaxTiles = 256;
 constexpr uint32_t kVendorNvidia = 0x10DE;
 inline constexpr TuningRow kTuningTable[] = {
-    {kVendorNvidia, 32, 48u * 1024u, 256, 8, 16, {256, 0}, {512, 0}},
-    // Every other device: not measured; the NVIDIA row's tile, and the scan method, which was the
-    // only one before the look-back existed.
-    {0, 0, 0, 256, 8, 16, {0, 0}, {0, 0}},
+    {kVendorNvidia, 32, 48u * 1024u, 256, 8, 16, {0, 0}, {0, 0}, 1024},
+    // Every other device: not measured; the NVIDIA row's tile, the scan method, which was the
+    // only one before the look-back existed, and the inline scan's first limit.
+    {0, 0, 0, 256, 8, 16, {0, 0}, {0, 0}, kInlineScanMaxTiles},
 };
 const TuningRow& tuningFor(const DeviceFacts& device);
 
@@ -80,20 +87,19 @@ constexpr uint32_t histogramTilesPerWorkgroup(uint32_t tiles) {
 // The configuration of the single-workgroup sort, derived from the main one.
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main);
 
-// The scan's workgroup: as wide as the device allows up to kScanWorkgroupSize, so that one chunk
-// covers many tiles (a digit's counts are scanned by one workgroup, chunk after chunk).
+// The scan's workgroup: as wide as the device allows up to kScanWorkgroupSize and its shared
+// memory fits, so that one chunk covers many tiles (a range's tiles are scanned by one workgroup,
+// chunk after chunk).
 constexpr uint32_t kScanWorkgroupSize = 1024;
 TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control);
 
-// Scan method: sorts of up to this many tiles let each reorder sum the counts of all tiles itself
-// (a few loads per workgroup, from L2) instead of waiting for a scan dispatch and its barrier.
-constexpr uint32_t kInlineScanMaxTiles = 256;
 
 // Which tile counts take the look-back method, per key width (0: 32-bit keys, 1: 64-bit keys):
-// [minTiles, maxTiles]; maxTiles 0: none.
+// [minTiles, maxTiles]; maxTiles 0: none. And up to which the scan method scans inline.
 struct MethodRange {
     uint32_t minTiles[2] = {0, 0};
     uint32_t maxTiles[2] = {0, 0};
+    uint32_t inlineScanMaxTiles = kInlineScanMaxTiles; // the scan method's: see TuningRow
     bool lookBack(uint32_t keyWidth, uint32_t tiles) const {
         return tiles >= minTiles[keyWidth] && tiles <= maxTiles[keyWidth] && maxTiles[keyWidth] != 0;
     }

@@ -93,7 +93,7 @@ struct Builder {
             if (!inlineScan) {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kInfoScanArgs;
-                if (!in.indirect) scan.grid = Grid{kRadix, 1}; // one workgroup per digit
+                if (!in.indirect) scan.grid = Grid{vksortScanWorkgroups(ceilDiv(in.count, in.tile.tileSize())), 1};
             }
             Step& reorder = add(Kernel::ReorderScan, p, set);
             reorder.argsWord = kInfoTileArgs;

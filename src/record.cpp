@@ -87,6 +87,7 @@ ProgramInput programInput(const VksortSorter_T& sorter, const VksortBindings_T& 
     in.indirect = indirect;
     in.lookBack = sorter.methods.lookBack(keyWidthIndex(bindings.keyType),
                                           ceilDiv(indirect ? bindings.maxCount : count, sorter.tile.tileSize()));
+    in.inlineScanMaxTiles = sorter.methods.inlineScanMaxTiles;
     return in;
 }
 

@@ -46,6 +46,8 @@ struct PassRig {
     // Word index, inside the tables region, of the total of `digit` in `pass`, and of tile
     // `tileIndex`'s status word of `digit` in status table `table`.
     static size_t total(uint32_t pass, uint32_t digit) { return vksort::kTotalsOffset + size_t(pass) * kRadix + digit; }
+    // The scan method's word of range `range`'s prefix (or total) of `digit`.
+    static size_t rangeWord(uint32_t range, uint32_t digit) { return vksort::kRangeTotalsOffset + size_t(range) * kRadix + digit; }
     size_t status(uint32_t table, uint32_t tileIndex, uint32_t digit) const {
         return vksort::kTileTablesOffset + (size_t(table) * layout().rowStride + tileIndex) * kRadix + digit;
     }
@@ -90,9 +92,13 @@ struct PassRig {
         if (byte >= l.tablesOffset && byte < l.tablesOffset + l.tablesBytes) {
             size_t word = (byte - l.tablesOffset) / 4;
             if (word < vksort::kTotalsOffset) return "info word " + std::to_string(word);
-            if (word < vksort::kTileTablesOffset) {
+            if (word < vksort::kRangeTotalsOffset) {
                 size_t t = word - vksort::kTotalsOffset;
                 return "total of pass " + std::to_string(t / kRadix) + ", digit " + std::to_string(t % kRadix);
+            }
+            if (word < vksort::kTileTablesOffset) {
+                size_t t = word - vksort::kRangeTotalsOffset;
+                return "scan range " + std::to_string(t / kRadix) + ", digit " + std::to_string(t % kRadix);
             }
             size_t w = word - vksort::kTileTablesOffset;
             size_t row = w / kRadix;
@@ -145,6 +151,27 @@ std::vector<std::vector<uint32_t>> tileCounts(const hostdata::Data& input, Vksor
         ++counts[digitOf(input.key(i), input.keyType, order, shift, endBit)][i / tile];
     }
     return counts;
+}
+
+// What a scan step leaves for `counts` ([digit][tile]) in the tables `w`, by vksort_config.h's
+// layout: in counts table `table` each tile's count of each digit within its range of tiles
+// (vksortScanRangeTiles), each range's prefix over the ranges, and the pass's digit totals.
+void scanModel(const PassRig& rig, const std::vector<std::vector<uint32_t>>& counts, uint32_t numTiles,
+               uint32_t table, uint32_t pass, uint32_t* w) {
+    const uint32_t rangeTiles = vksort::vksortScanRangeTiles(numTiles);
+    for (uint32_t d = 0; d < kRadix; ++d) {
+        uint32_t total = 0, inRange = 0;
+        for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+            if (tileIndex % rangeTiles == 0) {
+                total += inRange;
+                inRange = 0;
+                w[PassRig::rangeWord(tileIndex / rangeTiles, d)] = total;
+            }
+            w[rig.countWord(table, tileIndex, d)] = inRange;
+            inRange += counts[d][tileIndex];
+        }
+        w[PassRig::total(pass, d)] = total + inRange;
+    }
 }
 
 void fillTables(PassRig::Ranges& r, const PassRig& rig, uint32_t value) {
@@ -477,20 +504,23 @@ TEST_CASE("reorder steps alone: stable partition, published prefixes, any look-b
     vktest::requireCleanValidation();
 }
 
-TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, exclusive prefixes, totals", "[passes]") {
+TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, prefixes by range, totals", "[passes]") {
     // The counts tables' layout is the shaders' alone (the host never reads them), so these steps
     // are checked against vksort_config.h's: the tile-counts step writes each tile's 16 counts of
-    // the first pass into counts table 0 and zeroes table 1; the scan turns each digit's counts
-    // into exclusive prefixes over the tiles and writes the pass's digit totals. Tiles of 64 keys
-    // give more tiles than kInlineScanMaxTiles, so the program has a scan step; the scan's chunks
-    // of 1024 x 16 tiles are covered by the whole sorts in test_sort.cpp.
+    // the first pass into counts table 0 and zeroes table 1 (and the scan's ticket); the scan
+    // turns each digit's counts into exclusive prefixes within each range of tiles, each range's
+    // totals into prefixes over the ranges, and writes the pass's digit totals (scanModel). Tiles
+    // of 64 keys give more tiles than kInlineScanMaxTiles, so the program has a scan step: one
+    // range (a workgroup per digit), and past kScanOneRangeMaxTiles several ranges, the last one
+    // short (a workgroup per range, the last to finish scanning the ranges).
     vktest::SorterOptions options{16, 4};
     options.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
     VksortSorter s = vktest::sorter(options);
     const uint32_t tile = s->tile.tileSize();
-    const uint32_t count = (vksort::kInlineScanMaxTiles + 40) * tile + 9;
-    const uint32_t numTiles = (count + tile - 1) / tile;
     uint32_t n = 0;
+    for (uint32_t count : {(vksort::kInlineScanMaxTiles + 40) * tile + 9, (vksort::kScanOneRangeMaxTiles + 700) * tile + 3}) {
+    const uint32_t numTiles = (count + tile - 1) / tile;
+    REQUIRE((count == (vksort::kInlineScanMaxTiles + 40) * tile + 9) == (vksort::vksortScanRanges(numTiles) == 1));
     for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
         for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
             ++n;
@@ -515,6 +545,7 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, ex
             PassRig::Ranges want = before;
             uint32_t* w = want.tables(rig.layout());
             w[vksort::kInfoFallbacks] = 0; // a direct sort has no setup step: the tile counts zero it
+            w[vksort::kInfoScanTicket] = 0;
             for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
                 for (uint32_t d = 0; d < kRadix; ++d) {
                     w[rig.countWord(c.countTable, tileIndex, d)] = counts[d][tileIndex];
@@ -524,25 +555,19 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, ex
             rig.check(want);
 
             runSteps(rig, {&scan});
-            for (uint32_t d = 0; d < kRadix; ++d) {
-                uint32_t prefix = 0;
-                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-                    w[rig.countWord(c.countTable, tileIndex, d)] = prefix;
-                    prefix += counts[d][tileIndex];
-                }
-                w[PassRig::total(scan.pass, d)] = prefix;
-            }
+            scanModel(rig, counts, numTiles, c.countTable, scan.pass, w);
             rig.check(want);
         }
+    }
     }
     vktest::requireCleanValidation();
 }
 
 namespace {
 
-// Runs one scan-method reorder step on the tables its scan step leaves (each digit's exclusive
-// prefixes over the tiles in the pass's counts table, the pass's digit totals; with few tiles no
-// scan runs and the table holds the counts; the table the step adds into zeroed for this count's
+// Runs one scan-method reorder step on the tables its scan step leaves (scanModel: prefixes
+// within ranges of tiles, the ranges' prefixes, the pass's digit totals; with few tiles no scan
+// runs and the table holds the counts; the table the step adds into zeroed for this count's
 // tiles, as the pass before leaves it) and checks it
 // against the model and vksort_config.h's layout: the stable partition by this pass's digit into
 // the other buffer; unless this is the last pass, the next pass's digit counts of every
@@ -568,14 +593,12 @@ void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, u
     fillTables(before, rig, kSentinel);
     uint32_t* t = before.tables(l);
     const auto counts = tileCounts(rc.input, v.order, c.shift, c.endBit, tile, numTiles);
+    if (!inlineScan) scanModel(rig, counts, numTiles, c.countTable, c.pass, t);
     for (uint32_t d = 0; d < kRadix; ++d) {
-        uint32_t prefix = 0;
         for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-            t[rig.countWord(c.countTable, tileIndex, d)] = inlineScan ? counts[d][tileIndex] : prefix;
-            prefix += counts[d][tileIndex];
+            if (inlineScan) t[rig.countWord(c.countTable, tileIndex, d)] = counts[d][tileIndex];
             if (next) t[rig.countWord(c.nextCountTable, tileIndex, d)] = 0;
         }
-        if (!inlineScan) t[PassRig::total(c.pass, d)] = prefix;
     }
     rig.write(before);
 
@@ -597,8 +620,8 @@ void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, u
 } // namespace
 
 TEST_CASE("scan-method reorder steps alone: stable partition, next pass's counts per destination tile", "[passes]") {
-    // With tiles of 64 keys: more tiles than kInlineScanMaxTiles (prefixes from the scan step),
-    // and few (the reorder sums the counts itself); every pass of each variant, so both
+    // With tiles of 64 keys: more tiles than kInlineScanMaxTiles (prefixes from the scan step, in
+    // one range and in several), and few (the reorder sums the counts itself); every pass of each variant, so both
     // directions, all three rotations of the counts tables and the last pass, which counts
     // nothing. Few distinct keys make digit runs that cross destination tiles.
     const ReorderVariant variants[] = {
@@ -611,7 +634,8 @@ TEST_CASE("scan-method reorder steps alone: stable partition, next pass's counts
     VksortSorter s = vktest::sorter(options);
     const uint32_t tile = s->tile.tileSize();
     uint32_t n = 0;
-    for (uint32_t count : {(vksort::kInlineScanMaxTiles + 20) * tile + 5, 9 * tile + 31}) {
+    for (uint32_t count : {(vksort::kInlineScanMaxTiles + 20) * tile + 5, 9 * tile + 31,
+                           (vksort::kScanOneRangeMaxTiles + 700) * tile + 3}) {
         for (const ReorderVariant& v : variants) {
             const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
             for (uint32_t p = 0; p < passes; ++p, ++n) checkReorderScan(s, v, count, p, 2000 + n);

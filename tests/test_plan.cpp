@@ -175,9 +175,15 @@ TEST_CASE("offset methods: auto follows the tuning row per key width, the others
             CHECK_FALSE(automatic.allLookBack(k));
         }
     }
-    // What was measured (docs/PERFORMANCE.md): on the H100 the look-back wins for 32-bit keys from
-    // 256 to 512 tiles only; devices nobody measured keep the scan, the method that came first.
-    CHECK(chooseMethodRange(nvidia, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(0));
+    // What was measured (docs/PERFORMANCE.md): on the H100 the scan method, with the inline scan
+    // up to 1024 tiles, is faster than the look-back at every tile count; devices nobody measured
+    // keep the scan, the method that came first, and its first inline limit. Forcing a method
+    // keeps the device's inline limit.
+    CHECK_FALSE(chooseMethodRange(nvidia, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(0));
+    for (uint32_t method : {VKSORT_OFFSET_METHOD_AUTO, VKSORT_OFFSET_METHOD_SCAN, VKSORT_OFFSET_METHOD_LOOK_BACK}) {
+        CHECK(chooseMethodRange(nvidia, method).inlineScanMaxTiles == 1024);
+        CHECK(chooseMethodRange(unknown, method).inlineScanMaxTiles == kInlineScanMaxTiles);
+    }
     CHECK_FALSE(chooseMethodRange(nvidia, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(1));
     CHECK_FALSE(chooseMethodRange(unknown, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(0));
     CHECK_FALSE(chooseMethodRange(unknown, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(1));
@@ -218,4 +224,28 @@ TEST_CASE("the maximum count respects every limit", "[plan]") {
     CHECK(maxElementCount(f, c, 4, 8) == (128u << 20) / 8);
     f.maxWorkgroupCount[0] = f.maxWorkgroupCount[1] = 16;
     CHECK(maxElementCount(f, c, 4, 0) == 16u * 16u * c.tileSize());
+}
+
+TEST_CASE("scan step: one workgroup per digit up to a few thousand tiles, then up to 64 ranges", "[plan]") {
+    // vksort_config.h's launch rule, shared by the host's grids and the setup's indirect arguments.
+    CHECK(vksortScanRanges(0) == 0);
+    for (uint32_t tiles : {1u, 257u, 1025u, kScanOneRangeMaxTiles}) {
+        CHECK(vksortScanRanges(tiles) == 1);
+        CHECK(vksortScanRangeTiles(tiles) == tiles);
+        CHECK(vksortScanWorkgroups(tiles) == kRadix);
+    }
+    CHECK(vksortScanRangeTiles(kScanOneRangeMaxTiles + 1) == kScanRangeMinTiles);
+    CHECK(vksortScanRanges(kScanOneRangeMaxTiles + 1) == kScanOneRangeMaxTiles / kScanRangeMinTiles + 1);
+    CHECK(vksortScanRanges(kScanRanges * kScanRangeMinTiles) == kScanRanges);
+    CHECK(vksortScanRangeTiles(kScanRanges * 2048) == 2048);
+    for (uint32_t tiles : {kScanOneRangeMaxTiles + 1, 8192u, 32769u, 131072u, 131073u, 1u << 22, 524287u}) {
+        INFO(tiles << " tiles");
+        const uint32_t ranges = vksortScanRanges(tiles), rangeTiles = vksortScanRangeTiles(tiles);
+        CHECK(vksortScanWorkgroups(tiles) == ranges);
+        CHECK(ranges > 1);
+        CHECK(ranges <= kScanRanges);
+        CHECK(rangeTiles >= kScanRangeMinTiles);
+        CHECK(uint64_t(ranges) * rangeTiles >= tiles);     // every tile in a range
+        CHECK(uint64_t(ranges - 1) * rangeTiles < tiles);  // and no range empty
+    }
 }

@@ -207,7 +207,7 @@ TEST_CASE("program: scan: tile counts, then per pass a scan (none for few tiles)
                 if (s.kind != StepKind::Dispatch) continue;
                 if (s.kernel == Kernel::Scan) {
                     CHECK(s.argsWord == kInfoScanArgs);
-                    if (!indirect) CHECK((s.grid.x == kRadix && s.grid.y == 1));
+                    if (!indirect) CHECK((s.grid.x == vksortScanWorkgroups(tiles) && s.grid.y == 1));
                 }
                 if (s.kernel == Kernel::ReorderScan) {
                     CHECK(((s.constants.flags & kFlagInlineScan) != 0) == inlined);
