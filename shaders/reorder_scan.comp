@@ -37,7 +37,8 @@ bool inlineScan() {
 }
 
 // Where this tile's digits go, into s_digitTotal and s_tilePrefix: after a scan step, the pass's
-// totals, its range's prefix and the tile's prefix within its range (see scan.comp); with few
+// totals, the tile's prefix within its range and, past the first range, the range's prefix (see
+// scan.comp); with few
 // tiles (inlineScan), sums of the counts table made here. Also zeroes this tile's entries of the
 // counts table that the pass after next adds into (their last reader was the previous pass) and
 // the next pass's counts in shared memory. Published by the next barrier.
@@ -72,7 +73,8 @@ void fetchDigitStarts(uint tile, uint tiles) {
     } else if (invocation < kRadix) {
         uint range = tile / vksortScanRangeTiles(tiles);
         s_digitTotal[invocation] = tables[totalsEntry(pc.pass, invocation)];
-        s_tilePrefix[invocation] = tables[rangeTotalsEntry(range, invocation)] + tables[countEntry(pc.countTable, invocation, tile)];
+        s_tilePrefix[invocation] = (range == 0u ? 0u : tables[rangeTotalsEntry(range, invocation)]) +
+                                   tables[countEntry(pc.countTable, invocation, tile)];
     }
     if (invocation < kRadix) tables[countEntry(pc.zeroCountTable, invocation, tile)] = 0u;
     for (uint i = invocation; i < kNextCountSlots; i += gl_WorkGroupSize.x) s_nextCounts[i] = 0u;

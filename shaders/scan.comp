@@ -5,24 +5,24 @@
 //
 // - One range (a few thousand tiles): workgroup d scans digit d over all tiles, in chunks of
 //   gl_WorkGroupSize.x * kScanItemsPerThread tiles, each count becoming the count of its digit
-//   in the tiles before it; the range's prefix is 0.
+//   in the tiles before it.
 // - More: workgroup r scans range r, all 16 digits at once, one tile per invocation per chunk of
 //   gl_WorkGroupSize.x tiles: each tile's 16 counts are one contiguous 64-byte load and store, so
 //   the step moves whole cache lines, on as many multiprocessors as there are ranges. Each count
 //   becomes the count of its digit in the range's tiles before it, and the range's totals go to
 //   the range-totals table; the last workgroup to finish scans those across the ranges.
 //
-// Either way a reorder finds its tile's start of a digit in three words: the pass's totals, its
-// range's prefix and the tile's prefix within the range (reorder_scan.comp).
+// Either way a reorder finds its tile's start of a digit from the pass's totals and the tile's
+// prefix, plus its range's prefix where there are several (reorder_scan.comp).
 
-// Workgroups read the range totals that others wrote in this dispatch (see scanRange).
-#define VKSORT_TABLES_COHERENT 1
 #include "common.glsl"
 
-// The counts tables four words at a time (see vksort_config.h: a tile's 16 counts are 64 bytes,
-// 16-byte aligned). scanRange touches the pass's counts table only through it and the range
-// totals only through `tables`, so the two views never alias a word.
+// Two more views of the tables, each the only one through which scanRange touches its words:
+// the counts tables four words at a time (see vksort_config.h: a tile's 16 counts are 64 bytes,
+// 16-byte aligned), and the range totals, coherent because the last workgroup reads what the
+// others wrote in this dispatch.
 layout(set = 0, binding = kBindingTables, std430) buffer TableQuads { uvec4 tableQuads[]; };
+layout(set = 0, binding = kBindingTables, std430) coherent buffer RangeWords { uint rangeWords[]; };
 
 // Per subgroup and digit, [subgroup * kRadix + digit]: the chunk's counts of the subgroup's tiles,
 // then where the subgroup's tiles start within the range.
@@ -51,10 +51,7 @@ void scanDigit(uint digit, uint tiles) {
         }
         carry += chunkTotal;
     }
-    if (gl_LocalInvocationIndex == 0u) {
-        tables[totalsEntry(pc.pass, digit)] = carry;
-        tables[rangeTotalsEntry(0u, digit)] = 0u;
-    }
+    if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, digit)] = carry;
 }
 
 // Several ranges: range `range`, every digit.
@@ -110,7 +107,7 @@ void scanRange(uint range, uint tiles) {
         }
     }
     barrier();
-    if (invocation < kRadix) tables[rangeTotalsEntry(range, invocation)] = s_carry[invocation];
+    if (invocation < kRadix) rangeWords[rangeTotalsEntry(range, invocation)] = s_carry[invocation];
 
     // The last workgroup to finish (the ticket's last value: nobody waits for anybody) turns the
     // ranges' totals into exclusive prefixes over the ranges and writes the pass's digit totals,
@@ -128,10 +125,10 @@ void scanRange(uint range, uint tiles) {
         for (uint first = 0u; first < ranges; first += 16u) {
             uint counts[16];
             [[unroll]] for (uint r = 0u; r < 16u; ++r) {
-                counts[r] = first + r < ranges ? tables[rangeTotalsEntry(first + r, invocation)] : 0u;
+                counts[r] = first + r < ranges ? rangeWords[rangeTotalsEntry(first + r, invocation)] : 0u;
             }
             [[unroll]] for (uint r = 0u; r < 16u; ++r) {
-                if (first + r < ranges) tables[rangeTotalsEntry(first + r, invocation)] = running;
+                if (first + r < ranges) rangeWords[rangeTotalsEntry(first + r, invocation)] = running;
                 running += counts[r];
             }
         }

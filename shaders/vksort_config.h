@@ -103,9 +103,9 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: with the look-back
  *                         the setup zeroes them and the histogram adds every pass's counts; with
  *                         the scan each pass's scan step writes its own row
- * [kRangeTotalsOffset, ...) the scan method's ranges, [range * kRadix + digit]: each workgroup of
- *                         a scan step writes its range's digit counts, and the last one to finish
- *                         turns them into exclusive prefixes over the ranges
+ * [kRangeTotalsOffset, ...) the scan method's ranges, [range * kRadix + digit]: where a scan step
+ *                         has several, each of its workgroups writes its range's digit counts, and
+ *                         the last one to finish turns them into exclusive prefixes over the ranges
  * [kTileTablesOffset, ...) kTileTables tables of kRadix * rowStride words, a tile's kRadix words
  *                         consecutive, [(table * rowStride + tile) * kRadix + digit], used one of
  *                         two ways by a sort, depending on its method (src/program.cpp):

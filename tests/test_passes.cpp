@@ -155,7 +155,8 @@ std::vector<std::vector<uint32_t>> tileCounts(const hostdata::Data& input, Vksor
 
 // What a scan step leaves for `counts` ([digit][tile]) in the tables `w`, by vksort_config.h's
 // layout: in counts table `table` each tile's count of each digit within its range of tiles
-// (vksortScanRangeTiles), each range's prefix over the ranges, and the pass's digit totals.
+// (vksortScanRangeTiles), each range's prefix over the ranges where there are several, and the
+// pass's digit totals.
 void scanModel(const PassRig& rig, const std::vector<std::vector<uint32_t>>& counts, uint32_t numTiles,
                uint32_t table, uint32_t pass, uint32_t* w) {
     const uint32_t rangeTiles = vksort::vksortScanRangeTiles(numTiles);
@@ -165,7 +166,7 @@ void scanModel(const PassRig& rig, const std::vector<std::vector<uint32_t>>& cou
             if (tileIndex % rangeTiles == 0) {
                 total += inRange;
                 inRange = 0;
-                w[PassRig::rangeWord(tileIndex / rangeTiles, d)] = total;
+                if (rangeTiles < numTiles) w[PassRig::rangeWord(tileIndex / rangeTiles, d)] = total;
             }
             w[rig.countWord(table, tileIndex, d)] = inRange;
             inRange += counts[d][tileIndex];
