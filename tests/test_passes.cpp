@@ -511,7 +511,7 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, pr
     // the first pass into counts table 0 and zeroes table 1 (and the scan's ticket); the scan
     // turns each digit's counts into exclusive prefixes within each range of tiles, each range's
     // totals into prefixes over the ranges, and writes the pass's digit totals (scanModel). Tiles
-    // of 64 keys give more tiles than kInlineScanMaxTiles, so the program has a scan step: one
+    // of 64 keys give more tiles than the sorter's inline limit, so the program has a scan step: one
     // range (a workgroup per digit), and past kScanOneRangeMaxTiles several ranges, the last one
     // short (a workgroup per range, the last to finish scanning the ranges).
     vktest::SorterOptions options{16, 4};
@@ -519,9 +519,10 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, pr
     VksortSorter s = vktest::sorter(options);
     const uint32_t tile = s->tile.tileSize();
     uint32_t n = 0;
-    for (uint32_t count : {(vksort::kInlineScanMaxTiles + 40) * tile + 9, (vksort::kScanOneRangeMaxTiles + 700) * tile + 3}) {
+    const uint32_t inlineMax = s->methods.inlineScanMaxTiles;
+    for (uint32_t count : {(inlineMax + 40) * tile + 9, (vksort::kScanOneRangeMaxTiles + 700) * tile + 3}) {
     const uint32_t numTiles = (count + tile - 1) / tile;
-    REQUIRE((count == (vksort::kInlineScanMaxTiles + 40) * tile + 9) == (vksort::vksortScanRanges(numTiles) == 1));
+    REQUIRE((count == (inlineMax + 40) * tile + 9) == (vksort::vksortScanRanges(numTiles) == 1));
     for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
         for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
             ++n;
@@ -621,7 +622,7 @@ void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, u
 } // namespace
 
 TEST_CASE("scan-method reorder steps alone: stable partition, next pass's counts per destination tile", "[passes]") {
-    // With tiles of 64 keys: more tiles than kInlineScanMaxTiles (prefixes from the scan step, in
+    // With tiles of 64 keys: more tiles than the sorter's inline limit (prefixes from the scan step, in
     // one range and in several), and few (the reorder sums the counts itself); every pass of each variant, so both
     // directions, all three rotations of the counts tables and the last pass, which counts
     // nothing. Few distinct keys make digit runs that cross destination tiles.
@@ -635,7 +636,7 @@ TEST_CASE("scan-method reorder steps alone: stable partition, next pass's counts
     VksortSorter s = vktest::sorter(options);
     const uint32_t tile = s->tile.tileSize();
     uint32_t n = 0;
-    for (uint32_t count : {(vksort::kInlineScanMaxTiles + 20) * tile + 5, 9 * tile + 31,
+    for (uint32_t count : {(s->methods.inlineScanMaxTiles + 20) * tile + 5, 9 * tile + 31,
                            (vksort::kScanOneRangeMaxTiles + 700) * tile + 3}) {
         for (const ReorderVariant& v : variants) {
             const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
