@@ -71,8 +71,7 @@ void fetchDigitStarts(uint tile, uint tiles) {
             atomicAdd(s_tilePrefix[4u * quad + i], before[i]);
         }
     } else if (invocation < kRadix) {
-        // (One range needs neither the division nor the load.)
-        uint range = tiles <= kScanOneRangeMaxTiles ? 0u : tile / vksortScanRangeTiles(tiles);
+        uint range = tile / vksortScanRangeTiles(tiles);
         s_digitTotal[invocation] = tables[totalsEntry(pc.pass, invocation)];
         s_tilePrefix[invocation] = (range == 0u ? 0u : tables[rangeTotalsEntry(range, invocation)]) +
                                    tables[countEntry(pc.countTable, invocation, tile)];
