@@ -19,8 +19,9 @@
  *   up to singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup;
  *   otherwise one of two offset methods (VksortOffsetMethod; the sorter picks per sort, from
  *   its device's tuning). The scan method: the first pass's digit counts per tile, then per pass
- *   a scan of those counts and a reorder dispatch that also counts the next pass's digits; no
- *   workgroup ever waits for another. The look-back method: a small setup dispatch, a histogram
+ *   a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
+ *   and a reorder dispatch that also counts the next pass's digits; no workgroup ever waits for
+ *   another. The look-back method: a small setup dispatch, a histogram
  *   of every pass's digits, then one reorder dispatch per pass, whose workgroups find their
  *   offsets by looking back over the tiles before them without ever waiting on another
  *   workgroup without bound (no forward-progress guarantee is assumed): a workgroup that finds
@@ -192,7 +193,8 @@ typedef enum VksortOffsetMethod {
      * tuning uses both. */
     VKSORT_OFFSET_METHOD_AUTO = 0,
     /* Two dispatches per pass: a scan of the per-tile digit counts (made by the pass before),
-     * then the reorder. No workgroup ever waits for another. */
+     * then the reorder; one (the reorder, which sums the counts itself) where tiles are few
+     * enough for the device's tuning. No workgroup ever waits for another. */
     VKSORT_OFFSET_METHOD_SCAN = 1,
     /* One dispatch per pass: the reorder's workgroups find their offsets with a decoupled
      * look-back over the tiles before them (bounded waiting: a workgroup that waits too long
@@ -376,7 +378,8 @@ typedef struct VksortMemoryRequirements {
      * without values. */
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
-     * (as large as keys plus values), the digit totals and the tile-status tables. Its contents
+     * (as large as keys plus values), the digit totals, the scan's range totals and the tile
+     * tables (a tile's digit counts or statuses). Its contents
      * need no initialization and are garbage afterwards, except where a sort with an odd pass
      * count left its result (see VksortSortResult). The reported usage is storage, indirect and
      * transfer-destination; only vksortCmdSortIndirect uses the last two, so a scratch buffer
