@@ -31,35 +31,43 @@ shared uint s_subgroupCounts[MAX_SUBGROUPS * kRadix];
 shared uint s_carry[kRadix];
 shared uint s_ticket;
 
-// One range: digit `digit` over all tiles.
-void scanDigit(uint digit, uint tiles) {
+// Digit `digit` over tiles [begin, end): each count becomes the digit's count in the tiles from
+// `begin` to it; returns the digit's total there. Every invocation calls it (it has barriers).
+uint scanDigit(uint digit, uint begin, uint end) {
     uint carry = 0u;
-    for (uint chunk = 0u; chunk < tiles; chunk += gl_WorkGroupSize.x * kScanItemsPerThread) {
+    for (uint chunk = begin; chunk < end; chunk += gl_WorkGroupSize.x * kScanItemsPerThread) {
         barrier(); // the previous chunk's scan is done with its shared memory
         uint first = chunk + gl_LocalInvocationIndex * kScanItemsPerThread;
         uint counts[kScanItemsPerThread];
         uint sum = 0u;
         [[unroll]] for (uint i = 0u; i < kScanItemsPerThread; ++i) {
-            counts[i] = first + i < tiles ? tables[countEntry(pc.countTable, digit, first + i)] : 0u;
+            counts[i] = first + i < end ? tables[countEntry(pc.countTable, digit, first + i)] : 0u;
             sum += counts[i];
         }
         uint chunkTotal;
         uint running = carry + workgroupExclusiveScan(sum, chunkTotal);
         [[unroll]] for (uint i = 0u; i < kScanItemsPerThread; ++i) {
-            if (first + i < tiles) tables[countEntry(pc.countTable, digit, first + i)] = running;
+            if (first + i < end) tables[countEntry(pc.countTable, digit, first + i)] = running;
             running += counts[i];
         }
         carry += chunkTotal;
     }
-    if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, digit)] = carry;
+    return carry;
 }
 
-// Several ranges: range `range`, every digit.
-void scanRange(uint range, uint tiles) {
-    uint rangeTiles = vksortScanRangeTiles(tiles);
-    uint begin = range * rangeTiles;
-    uint end = min(begin + rangeTiles, tiles);
+// Range `range`'s tiles, all 16 digits at once, into s_carry (the range's totals). Needs a row of
+// s_subgroupCounts per subgroup: a launch with more subgroups than MAX_SUBGROUPS (a driver that
+// launches narrower subgroups than it promised) scans the digits one after another instead,
+// slower but in bounds.
+void scanRangeDigits(uint begin, uint end) {
     uint invocation = gl_LocalInvocationIndex;
+    if (gl_NumSubgroups > MAX_SUBGROUPS) {
+        for (uint digit = 0u; digit < kRadix; ++digit) {
+            uint total = scanDigit(digit, begin, end);
+            if (invocation == 0u) s_carry[digit] = total;
+        }
+        return;
+    }
     if (invocation < kRadix) s_carry[invocation] = 0u;
     // Tiles go to invocations in the order (subgroup, active lane), the order of the scans below.
     TileLayout place = tileLayout(1u);
@@ -106,16 +114,25 @@ void scanRange(uint range, uint tiles) {
             }
         }
     }
-    barrier();
-    if (invocation < kRadix) rangeWords[rangeTotalsEntry(range, invocation)] = s_carry[invocation];
+}
 
+// Several ranges: range `range`, every digit.
+void scanRange(uint range, uint tiles) {
+    uint rangeTiles = vksortScanRangeTiles(tiles);
+    uint begin = range * rangeTiles;
+    scanRangeDigits(begin, min(begin + rangeTiles, tiles));
+    uint invocation = gl_LocalInvocationIndex;
+    barrier();
     // The last workgroup to finish (the ticket's last value: nobody waits for anybody) turns the
     // ranges' totals into exclusive prefixes over the ranges and writes the pass's digit totals,
-    // so that a reorder reads its tile's start in three words. The totals are published before
-    // the ticket is taken, and read after it.
-    memoryBarrierBuffer();
-    barrier();
-    if (invocation == 0u) s_ticket = atomicAdd(tables[kInfoScanTicket], 1u);
+    // so that a reorder reads its tile's start in three words. One invocation publishes the
+    // range's totals and then takes the ticket, a memory barrier between, so that whoever draws
+    // the last ticket sees every range's totals.
+    if (invocation == 0u) {
+        for (uint digit = 0u; digit < kRadix; ++digit) rangeWords[rangeTotalsEntry(range, digit)] = s_carry[digit];
+        memoryBarrierBuffer();
+        s_ticket = atomicAdd(tables[kInfoScanTicket], 1u);
+    }
     barrier();
     uint ranges = vksortScanRanges(tiles);
     if (s_ticket + 1u != ranges) return;
@@ -139,6 +156,10 @@ void scanRange(uint range, uint tiles) {
 
 void main() {
     uint tiles = tileCount();
-    if (vksortScanRanges(tiles) == 1u) scanDigit(gl_WorkGroupID.x, tiles);
-    else scanRange(gl_WorkGroupID.x, tiles);
+    if (vksortScanRanges(tiles) == 1u) {
+        uint total = scanDigit(gl_WorkGroupID.x, 0u, tiles);
+        if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, gl_WorkGroupID.x)] = total;
+    } else {
+        scanRange(gl_WorkGroupID.x, tiles);
+    }
 }

@@ -520,11 +520,21 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, pr
     const uint32_t tile = s->tile.tileSize();
     uint32_t n = 0;
     const uint32_t inlineMax = s->methods.inlineScanMaxTiles;
-    for (uint32_t count : {(inlineMax + 40) * tile + 9, (vksort::kScanOneRangeMaxTiles + 700) * tile + 3}) {
+    // One range; ten, the last short; and 64 ranges of more tiles than the scan workgroup is wide
+    // (chunks carried within a range; the last workgroup's scan over more than 16 ranges), the
+    // last only for u32 keys ascending, as it is large.
+    const uint32_t sizes[] = {(inlineMax + 40) * tile + 9, (vksort::kScanOneRangeMaxTiles + 700) * tile + 3,
+                               (vksort::kScanRanges * vksort::kScanWorkgroupSize + 200) * tile + 1};
+    for (uint32_t count : sizes) {
     const uint32_t numTiles = (count + tile - 1) / tile;
-    REQUIRE((count == (inlineMax + 40) * tile + 9) == (vksort::vksortScanRanges(numTiles) == 1));
+    REQUIRE((count == sizes[0]) == (vksort::vksortScanRanges(numTiles) == 1));
+    if (count == sizes[2]) {
+        REQUIRE(vksort::vksortScanRanges(numTiles) > 16);
+        REQUIRE(vksort::vksortScanRangeTiles(numTiles) > vksort::kScanWorkgroupSize); // wider than any scan workgroup
+    }
     for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
         for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
+            if (count == sizes[2] && (key != VKSORT_KEY_TYPE_UINT32 || order != VKSORT_ORDER_ASCENDING)) continue;
             ++n;
             INFO("tile " << tile << ", key " << hostdata::toString(key)
                          << (order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", count " << count << " ("

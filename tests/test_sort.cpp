@@ -255,7 +255,8 @@ TEST_CASE("more than 65535 workgroups: the grid splits into rows", "[sort][long]
     }
     // Both reorders, and by the scan method the tile counts; none where one row holds every tile
     // (NVIDIA: 2^31 - 1 per row). The look-back's histogram counts several tiles per workgroup here
-    // (vksort::histogramTilesPerWorkgroup), one row; the scan's grid is one workgroup per digit.
+    // (vksort::histogramTilesPerWorkgroup), one row; the scan's grid is one workgroup per range of
+    // tiles (at most 64).
     const VksortSorterProperties p = vktest::properties(s);
     const bool lookBack = c.count >= p.lookBackMinCount32 && c.count <= p.lookBackMaxCount32;
     INFO((lookBack ? "look-back method" : "scan method"));

@@ -149,7 +149,9 @@ TEST_CASE("subgroups: what a required size really launches, and vksort sorting u
         CHECK(r.minLanes * r.numSubgroups <= workgroupSize);
 
         // vksort under the same request: sorted, honoured or not. Keys with values, a count of
-        // many tiles (long look-backs), and the single-workgroup path.
+        // many tiles (long look-backs), and the single-workgroup path; then, with tiles of one
+        // key per invocation, more tiles than one scan range takes, so that the scan step runs by
+        // ranges in workgroups sized for the promised subgroups.
         vktest::SorterOptions options;
         options.requiredSubgroupSize = size;
         for (uint32_t count : {17u, 3000u, 100003u}) {
@@ -160,6 +162,15 @@ TEST_CASE("subgroups: what a required size really launches, and vksort sorting u
             c.seed = count + size;
             vktest::sortAndCheck(c);
         }
+        vktest::SorterOptions ranged = options;
+        ranged.workgroupSize = std::max(size, 16u);
+        ranged.keysPerThread = 1;
+        vktest::Case c;
+        c.count = 4400 * ranged.workgroupSize + 7; // 4401 tiles: over kScanOneRangeMaxTiles (4096)
+        c.value = VKSORT_VALUE_TYPE_UINT32;
+        c.sorter = ranged;
+        c.seed = 77 + size;
+        vktest::sortAndCheck(c);
     }
     vktest::requireCleanValidation();
 }
