@@ -38,10 +38,9 @@ bool inlineScan() {
 
 // Where this tile's digits go, into s_digitTotal and s_tilePrefix: after a scan step, the pass's
 // totals, the tile's prefix within its range and, past the first range, the range's prefix (see
-// scan.comp); with few
-// tiles (inlineScan), sums of the counts table made here. Also zeroes this tile's entries of the
-// counts table that the pass after next adds into (their last reader was the previous pass) and
-// the next pass's counts in shared memory. Published by the next barrier.
+// scan.comp); with few tiles (inlineScan), sums of the counts table made here. Also zeroes this
+// tile's entries of the counts table that the pass after next adds into (their last reader was
+// the previous pass) and the next pass's counts in shared memory. Published by the next barrier.
 void fetchDigitStarts(uint tile, uint tiles) {
     uint invocation = gl_LocalInvocationIndex;
     if (inlineScan()) {

@@ -115,8 +115,8 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  *              word never goes back to a less advanced state.
  *   scan:      counts tables 0 to 2: pass p reads table p % 3 (the scan step turns each digit's
  *              counts into exclusive prefixes within each range of tiles, in place), its reorder
- *              adds pass p + 1's counts
- *              into table (p + 1) % 3 and zeroes table (p + 2) % 3 for pass p + 1 to add into;
+ *              adds pass p + 1's counts into table (p + 1) % 3 and zeroes table (p + 2) % 3 for
+ *              pass p + 1 to add into;
  *              the tile-counts step writes table 0 and zeroes table 1. No table needs a clearing
  *              dispatch of its own. */
 VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */

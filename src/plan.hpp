@@ -93,7 +93,6 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
 constexpr uint32_t kScanWorkgroupSize = 1024;
 TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control);
 
-
 // Which tile counts take the look-back method, per key width (0: 32-bit keys, 1: 64-bit keys):
 // [minTiles, maxTiles]; maxTiles 0: none. And up to which the scan method scans inline.
 struct MethodRange {

@@ -83,7 +83,8 @@ struct Builder {
     // each reorder sums them itself) and a reorder, which also counts the next pass's digits.
     void buildScanPasses(uint32_t indexFlag) {
         const uint32_t passCount = in.passes.passCount;
-        const bool inlineScan = !in.indirect && vksortInlineScan(ceilDiv(in.count, in.tile.tileSize()), in.inlineScanMaxTiles);
+        const uint32_t tiles = ceilDiv(in.count, in.tile.tileSize()); // (direct sorts only)
+        const bool inlineScan = !in.indirect && vksortInlineScan(tiles, in.inlineScanMaxTiles);
         Step& counts = add(Kernel::TileCounts, 0, kSetForward);
         counts.argsWord = kInfoTileArgs;
         counts.constants.zeroCountTable = counts.constants.nextCountTable; // the first reorder adds into it
@@ -93,7 +94,7 @@ struct Builder {
             if (!inlineScan) {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kInfoScanArgs;
-                if (!in.indirect) scan.grid = Grid{vksortScanWorkgroups(ceilDiv(in.count, in.tile.tileSize())), 1};
+                if (!in.indirect) scan.grid = Grid{vksortScanWorkgroups(tiles), 1};
             }
             Step& reorder = add(Kernel::ReorderScan, p, set);
             reorder.argsWord = kInfoTileArgs;

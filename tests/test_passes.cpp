@@ -526,51 +526,51 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, pr
     const uint32_t sizes[] = {(inlineMax + 40) * tile + 9, (vksort::kScanOneRangeMaxTiles + 700) * tile + 3,
                                (vksort::kScanRanges * vksort::kScanWorkgroupSize + 200) * tile + 1};
     for (uint32_t count : sizes) {
-    const uint32_t numTiles = (count + tile - 1) / tile;
-    REQUIRE((count == sizes[0]) == (vksort::vksortScanRanges(numTiles) == 1));
-    if (count == sizes[2]) {
-        REQUIRE(vksort::vksortScanRanges(numTiles) > 16);
-        REQUIRE(vksort::vksortScanRangeTiles(numTiles) > vksort::kScanWorkgroupSize); // wider than any scan workgroup
-    }
-    for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
-        for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
-            if (count == sizes[2] && (key != VKSORT_KEY_TYPE_UINT32 || order != VKSORT_ORDER_ASCENDING)) continue;
-            ++n;
-            INFO("tile " << tile << ", key " << hostdata::toString(key)
-                         << (order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", count " << count << " ("
-                         << numTiles << " tiles)");
-            // A capacity above the count: the words of tiles past it stay untouched.
-            PassRig rig(s, key, VKSORT_VALUE_TYPE_NONE, count + 3 * tile);
-            const vksort::Program program = realProgram(rig, order, 0, hostdata::keyBits(key), count);
-            const vksort::Step& counting = findStep(program, Kernel::TileCounts, 0);
-            const vksort::Step& scan = findStep(program, Kernel::Scan, 0);
-            const vksort::VksortPushConstants& c = counting.constants;
-            REQUIRE(scan.constants.countTable == c.countTable);
-            hostdata::Data input = hostdata::generate(key, VKSORT_VALUE_TYPE_NONE, count,
-                                                      n % 2 == 0 ? vktest::dist(hostdata::Distribution::Few, 7)
-                                                                 : vktest::dist(hostdata::Distribution::Uniform),
-                                                      500 + n);
-            PassRig::Ranges before = loadWithSentinelTables(rig, input);
-            const auto counts = tileCounts(input, order, c.shift, c.endBit, tile, numTiles);
-
-            runSteps(rig, {&counting});
-            PassRig::Ranges want = before;
-            uint32_t* w = want.tables(rig.layout());
-            w[vksort::kInfoFallbacks] = 0; // a direct sort has no setup step: the tile counts zero it
-            w[vksort::kInfoScanTicket] = 0;
-            for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-                for (uint32_t d = 0; d < kRadix; ++d) {
-                    w[rig.countWord(c.countTable, tileIndex, d)] = counts[d][tileIndex];
-                    w[rig.countWord(c.zeroCountTable, tileIndex, d)] = 0;
-                }
-            }
-            rig.check(want);
-
-            runSteps(rig, {&scan});
-            scanModel(rig, counts, numTiles, c.countTable, scan.pass, w);
-            rig.check(want);
+        const uint32_t numTiles = (count + tile - 1) / tile;
+        REQUIRE((count == sizes[0]) == (vksort::vksortScanRanges(numTiles) == 1));
+        if (count == sizes[2]) {
+            REQUIRE(vksort::vksortScanRanges(numTiles) > 16);
+            REQUIRE(vksort::vksortScanRangeTiles(numTiles) > vksort::kScanWorkgroupSize); // wider than any scan workgroup
         }
-    }
+        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
+            for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
+                if (count == sizes[2] && (key != VKSORT_KEY_TYPE_UINT32 || order != VKSORT_ORDER_ASCENDING)) continue;
+                ++n;
+                INFO("tile " << tile << ", key " << hostdata::toString(key)
+                             << (order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", count " << count << " ("
+                             << numTiles << " tiles)");
+                // A capacity above the count: the words of tiles past it stay untouched.
+                PassRig rig(s, key, VKSORT_VALUE_TYPE_NONE, count + 3 * tile);
+                const vksort::Program program = realProgram(rig, order, 0, hostdata::keyBits(key), count);
+                const vksort::Step& counting = findStep(program, Kernel::TileCounts, 0);
+                const vksort::Step& scan = findStep(program, Kernel::Scan, 0);
+                const vksort::VksortPushConstants& c = counting.constants;
+                REQUIRE(scan.constants.countTable == c.countTable);
+                hostdata::Data input = hostdata::generate(key, VKSORT_VALUE_TYPE_NONE, count,
+                                                          n % 2 == 0 ? vktest::dist(hostdata::Distribution::Few, 7)
+                                                                     : vktest::dist(hostdata::Distribution::Uniform),
+                                                          500 + n);
+                PassRig::Ranges before = loadWithSentinelTables(rig, input);
+                const auto counts = tileCounts(input, order, c.shift, c.endBit, tile, numTiles);
+
+                runSteps(rig, {&counting});
+                PassRig::Ranges want = before;
+                uint32_t* w = want.tables(rig.layout());
+                w[vksort::kInfoFallbacks] = 0; // a direct sort has no setup step: the tile counts zero it
+                w[vksort::kInfoScanTicket] = 0;
+                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+                    for (uint32_t d = 0; d < kRadix; ++d) {
+                        w[rig.countWord(c.countTable, tileIndex, d)] = counts[d][tileIndex];
+                        w[rig.countWord(c.zeroCountTable, tileIndex, d)] = 0;
+                    }
+                }
+                rig.check(want);
+
+                runSteps(rig, {&scan});
+                scanModel(rig, counts, numTiles, c.countTable, scan.pass, w);
+                rig.check(want);
+            }
+        }
     }
     vktest::requireCleanValidation();
 }
@@ -632,10 +632,10 @@ void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, u
 } // namespace
 
 TEST_CASE("scan-method reorder steps alone: stable partition, next pass's counts per destination tile", "[passes]") {
-    // With tiles of 64 keys: more tiles than the sorter's inline limit (prefixes from the scan step, in
-    // one range and in several), and few (the reorder sums the counts itself); every pass of each variant, so both
-    // directions, all three rotations of the counts tables and the last pass, which counts
-    // nothing. Few distinct keys make digit runs that cross destination tiles.
+    // With tiles of 64 keys: more tiles than the sorter's inline limit (prefixes from the scan
+    // step, in one range and in several), and few (the reorder sums the counts itself); every pass
+    // of each variant, so both directions, all three rotations of the counts tables and the last
+    // pass, which counts nothing. Few distinct keys make digit runs that cross destination tiles.
     const ReorderVariant variants[] = {
         {VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, VKSORT_ORDER_ASCENDING, 0, 32},
         {VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 4, 18},
