@@ -202,15 +202,22 @@ uint localDigitStart(uint digit) {
 
 // One 32-bit word per key goes to its rank in shared memory; each invocation then takes back the
 // words of its own tile slots, now in sorted order. Keys wider than a word and values move one
-// word plane at a time, so shared memory holds one word per key of the tile, never more.
-shared uint s_exchange[TILE_SIZE];
+// word plane at a time. With two buffers (the single-workgroup sort, where they fit: see
+// chooseSingleTileConfig) successive exchanges alternate between them, so none needs a barrier
+// after its reads: an exchange writes the buffer read two exchanges earlier, and the barrier of
+// the exchange between them orders those reads before these writes.
+layout(constant_id = kSpecExchangeBuffers) const uint EXCHANGE_BUFFERS = 1;
+shared uint s_exchange[TILE_SIZE * EXCHANGE_BUFFERS];
+uint g_exchangeBase = 0u; // where in s_exchange the next exchange writes
 
-// `reuse`: s_exchange is written again afterwards, so end with a barrier.
+// `reuse`: s_exchange is written again afterwards, so end with a barrier (one buffer only).
 void exchangeWords(inout uint words[KEYS_PER_THREAD], TileLayout place, bool reuse) {
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[rankOf(j)] = words[j];
+    uint base = g_exchangeBase;
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) s_exchange[base + rankOf(j)] = words[j];
     barrier();
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[tileSlot(place, j)];
-    if (reuse) barrier();
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) words[j] = s_exchange[base + tileSlot(place, j)];
+    if (EXCHANGE_BUFFERS > 1u) g_exchangeBase = TILE_SIZE - base;
+    else if (reuse) barrier();
 }
 
 // Keys and values move through exchangeWords a 32-bit plane at a time. `reuse` as there.

@@ -44,6 +44,7 @@ VKSORT_CONST kSpecKeysPerThread = 1u;  /* tile = workgroup size * keys per threa
 VKSORT_CONST kSpecMaxSubgroups = 2u;   /* upper bound of gl_NumSubgroups, sizes shared arrays */
 VKSORT_CONST kSpecFullSubgroups = 3u;  /* 1: created with REQUIRE_FULL_SUBGROUPS, lanes are dense */
 VKSORT_CONST kSpecFallbackPeriod = 4u; /* testing: 0, or N to force look-back fallbacks (reorder.comp) */
+VKSORT_CONST kSpecExchangeBuffers = 5u; /* 1 or 2 tile-sized exchange buffers in shared memory (rank.glsl) */
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */
 /* Bits 0-1: how the key's bits map to an order-preserving unsigned integer. */

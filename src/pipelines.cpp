@@ -50,12 +50,13 @@ struct Creator {
 
         // (A GLSL bool specialization constant is 4 bytes, VkBool32-sized.)
         const uint32_t constants[] = {tile.workgroupSize, tile.keysPerThread, tile.maxSubgroups,
-                                      tile.fullSubgroups ? 1u : 0u, options.fallbackPeriod};
+                                      tile.fullSubgroups ? 1u : 0u, options.fallbackPeriod,
+                                      tile.exchangeBuffers};
         const VkSpecializationMapEntry entries[] = {
             {kSpecWorkgroupSize, 0, 4}, {kSpecKeysPerThread, 4, 4},   {kSpecMaxSubgroups, 8, 4},
-            {kSpecFullSubgroups, 12, 4}, {kSpecFallbackPeriod, 16, 4},
+            {kSpecFullSubgroups, 12, 4}, {kSpecFallbackPeriod, 16, 4}, {kSpecExchangeBuffers, 20, 4},
         };
-        VkSpecializationInfo specialization{5, entries, sizeof(constants), constants};
+        VkSpecializationInfo specialization{6, entries, sizeof(constants), constants};
 
         VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
             VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};

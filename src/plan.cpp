@@ -24,9 +24,9 @@ constexpr uint32_t kMaxKeysPerThread = 32;
 } // namespace
 
 uint32_t singleSharedMemoryBytes(const TileConfig& config) {
-    uint32_t words = config.tileSize()                    // s_exchange
-                     + kRadix * config.maxSubgroups       // s_digitCounters
-                     + (config.workgroupSize + 1);        // s_subgroupTotals (one-lane subgroups)
+    uint32_t words = config.exchangeBuffers * config.tileSize() // s_exchange
+                     + kRadix * config.maxSubgroups             // s_digitCounters
+                     + (config.workgroupSize + 1);              // s_subgroupTotals (one-lane subgroups)
     return words * 4u;
 }
 
@@ -87,6 +87,10 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
         c.keysPerThread /= 2;
     }
     c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
+    // A second exchange buffer where it fits beside that tile: one barrier fewer per exchange
+    // (docs/PERFORMANCE.md). The tile comes first: it decides which counts take one dispatch.
+    c.exchangeBuffers = 2;
+    if (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.exchangeBuffers = 1;
     return c;
 }
 

@@ -82,6 +82,18 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     CHECK(reorderSharedMemoryBytes(c) <= 16384);
     CHECK(singleSharedMemoryBytes(chooseSingleTileConfig(f, c)) <= 16384);
 
+    // The single-workgroup sort's tile does not shrink for its second exchange buffer, which it
+    // takes only where both fit: 48 KiB holds 256 x 16 keys twice, 32 KiB once.
+    for (uint32_t bytes : {49152u, 32768u, 16384u}) {
+        f = typicalGpu();
+        f.maxSharedMemoryBytes = bytes;
+        REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
+        TileConfig single = chooseSingleTileConfig(f, c);
+        CHECK(singleSharedMemoryBytes(single) <= bytes);
+        CHECK(single.exchangeBuffers == (bytes == 49152u ? 2u : 1u));
+        CHECK(single.tileSize() == (bytes == 16384u ? c.tileSize() : 4096u));
+    }
+
     // Overrides that cannot work are refused with a reason.
     f = typicalGpu();
     CHECK_FALSE(chooseTileConfig(f, 100, 0, control, &c, &reason));

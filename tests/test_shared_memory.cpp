@@ -136,7 +136,8 @@ uint64_t reflectedBytes(const char* name, const TileConfig& tile) {
                                                     {kSpecKeysPerThread, tile.keysPerThread},
                                                     {kSpecMaxSubgroups, tile.maxSubgroups},
                                                     {kSpecFullSubgroups, tile.fullSubgroups ? 1u : 0u},
-                                                    {kSpecFallbackPeriod, 0}};
+                                                    {kSpecFallbackPeriod, 0},
+                                                    {kSpecExchangeBuffers, tile.exchangeBuffers}};
     return SharedMemoryReflection(*blob, constants).bytes();
 }
 
@@ -145,8 +146,9 @@ uint64_t reflectedBytes(const char* name, const TileConfig& tile) {
 TEST_CASE("shared memory: the host's mirror of every kernel matches its SPIR-V", "[plan]") {
     for (const TileConfig& tile : {TileConfig{256, 8, 8, true}, TileConfig{256, 8, 64, false},
                                    TileConfig{16, 4, 4, false}, TileConfig{1024, 16, 32, true},
-                                   TileConfig{128, 32, 128, false}}) {
-        INFO("tile " << tile.workgroupSize << " x " << tile.keysPerThread << ", " << tile.maxSubgroups << " subgroups");
+                                   TileConfig{128, 32, 128, false}, TileConfig{256, 16, 8, true, 2}}) {
+        INFO("tile " << tile.workgroupSize << " x " << tile.keysPerThread << ", " << tile.maxSubgroups << " subgroups, "
+                     << tile.exchangeBuffers << " exchange buffers");
         for (uint32_t kernel = 0; kernel < kKernelCount; ++kernel) {
             const KernelInfo& info = kKernels[kernel];
             for (uint32_t k = 0; k < (info.perKeyWidth ? 2u : 1u); ++k) {
