@@ -1,0 +1,20 @@
+#!/bin/bash
+# Call 23: the docs sweep of HEAD (6ef9d01) on the H100, CUB from the same command; start-up and
+# pipeline statistics; a probe of tiles 256 x 6/10/12 beside 256 x 8.
+cd "$(dirname "$0")/.."
+R="bash .gpu/run.sh"
+F=.gpu/b/head
+O=$OUT/d; mkdir -p $O
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $O/smi.txt 2>&1
+S="--bench --no-validation --warmup 1 --reps 20 --verify-max 4194304"
+$R $F/sort-test $S --cpu-max 1048576 --keys u32 --values none,u32 \
+  --counts 2^10,2^12,2^14,2^16,2^18,2^19,2^20,2^21,2^22,2^24,2^26,2^28,1000003,10000019 --json $O/vksort-h100-32bit.json > $O/vksort-32.log 2>&1; echo "vksort 32 rc $?" >> $O/rc.txt
+$R $F/sort-test $S --cpu-max 1048576 --keys u64 --values none,u64 --counts 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26 --json $O/vksort-h100-64bit.json > $O/vksort-64.log 2>&1; echo "vksort 64 rc $?" >> $O/rc.txt
+C="--warmup 1 --reps 20 --verify-max 4194304"
+.gpu/bin/cub-bench $C --keys u32 --values none,u32 --counts 2^10,2^12,2^14,2^16,2^18,2^19,2^20,2^21,2^22,2^24,2^26,2^28,1000003,10000019 --json $O/cub-h100-32bit.json > $O/cub-32.log 2>&1; echo "cub 32 rc $?" >> $O/rc.txt
+.gpu/bin/cub-bench $C --keys u64 --values none,u64 --counts 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26 --json $O/cub-h100-64bit.json > $O/cub-64.log 2>&1; echo "cub 64 rc $?" >> $O/rc.txt
+.gpu/bin/cub-bench $C --keys u32 --values none --counts 2^12,2^14,2^16,2^20,2^24 --graph --json $O/cub-graph-h100-u32.json > $O/cub-graph.log 2>&1; echo "cub graph rc $?" >> $O/rc.txt
+LOGS=$O/check RUN="$R" timeout 120 tools/gpu-check.sh $F startup stats > $O/check.txt 2>&1; echo "check rc $?" >> $O/rc.txt
+B=.gpu/b
+LOGS=$O/tiles RUN="$R" timeout 100 tools/gpu-ab.sh k8=$F/sort-test k6=$B/k6.sh k10=$B/k10.sh k12=$B/k12.sh -- --reps 20 --keys u32 --values none --counts 2^20,2^22,2^24 --verify-max 1048576 > $O/tiles.txt 2>&1; echo "tiles rc $?" >> $O/rc.txt
+cd $OUT && tar czf d.tgz d && rm -rf d

@@ -1,0 +1,2 @@
+#!/bin/bash
+exec "$(dirname "$0")/head/sort-test" --keys-per-thread 6 "$@"
