@@ -24,6 +24,8 @@ void main() {
     for (uint shift = pc.shift; shift < pc.endBit; shift += kDigitBits) {
         // Slots past the count keep the largest digit in every pass, so they stay at the end.
         setDigits(keys, count, place, digitMap(shift, pc.endBit));
+        // (The keys' exchange below has a barrier after the ranking's last reads of the counters,
+        // so the next pass's rankTile may write them, with one exchange buffer or two.)
         rankTile(true);
         exchangeKeys(keys, place, true);
         exchangeValues(values, place, true);

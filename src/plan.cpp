@@ -81,6 +81,7 @@ const TuningRow& tuningFor(const DeviceFacts& device) {
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main) {
     // Same workgroup, so the same subgroup rules; more keys per invocation while they fit.
     TileConfig c = main;
+    c.exchangeBuffers = 1;
     c.keysPerThread = std::max(main.keysPerThread, tuningFor(device).singleKeysPerThread);
     while (c.keysPerThread > main.keysPerThread &&
            (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes || c.tileSize() > kMaxTileSize)) {

@@ -33,7 +33,9 @@ struct TileConfig {
     uint32_t keysPerThread = 0;
     uint32_t maxSubgroups = 0;  // specialization constant: workgroupSize / smallest subgroup size
     bool fullSubgroups = false; // pipelines are created with REQUIRE_FULL_SUBGROUPS
-    uint32_t exchangeBuffers = 1; // specialization constant: 2 lets successive exchanges skip a barrier
+    // Specialization constant: 2 lets successive exchanges skip a barrier. The single-workgroup
+    // sort's tile only: shaders/rank.glsl argues it for that kernel's sequence of exchanges.
+    uint32_t exchangeBuffers = 1;
     uint32_t tileSize() const { return workgroupSize * keysPerThread; }
 };
 
