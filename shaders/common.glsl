@@ -119,6 +119,9 @@ uint tileTableEntry(uint table, uint tile, uint digit) {
 uint statusEntry(uint table, uint tile, uint digit) { return tileTableEntry(table, tile, digit); }
 // Tile `tile`'s count of `digit` in counts table `table` (the scan method).
 uint countEntry(uint table, uint digit, uint tile) { return tileTableEntry(table, tile, digit); }
+// The same tile's counts of digits 4 * quad to 4 * quad + 3, as an index of 16-byte vectors (a
+// tile's row is 16-byte aligned: vksort_config.h).
+uint countQuadEntry(uint table, uint quad, uint tile) { return countEntry(table, 4u * quad, tile) / 4u; }
 
 // Grids wider than maxComputeWorkGroupCount[0] are split into rows; this is the flat tile index.
 uint flatWorkgroupIndex() {

@@ -58,7 +58,7 @@ void fetchDigitStarts(uint tile, uint tiles) {
             uvec4 c[4];
             [[unroll]] for (uint k = 0u; k < 4u; ++k) {
                 uint t = first + k * lanes;
-                c[k] = t < tiles ? tableQuads[countEntry(pc.countTable, 4u * quad, t) / 4u] : uvec4(0u);
+                c[k] = t < tiles ? tableQuads[countQuadEntry(pc.countTable, quad, t)] : uvec4(0u);
             }
             [[unroll]] for (uint k = 0u; k < 4u; ++k) {
                 all += c[k];

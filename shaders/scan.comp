@@ -79,7 +79,7 @@ void scanRangeDigits(uint begin, uint end) {
         bool mine = tile < end;
         uvec4 counts[4];
         [[unroll]] for (uint q = 0u; q < 4u; ++q) {
-            counts[q] = mine ? tableQuads[countEntry(pc.countTable, 4u * q, tile) / 4u] : uvec4(0u);
+            counts[q] = mine ? tableQuads[countQuadEntry(pc.countTable, q, tile)] : uvec4(0u);
         }
         uvec4 before[4];
         [[unroll]] for (uint q = 0u; q < 4u; ++q) {
@@ -110,7 +110,7 @@ void scanRangeDigits(uint begin, uint end) {
                                     s_subgroupCounts[gl_SubgroupID * kRadix + 4u * q + 1u],
                                     s_subgroupCounts[gl_SubgroupID * kRadix + 4u * q + 2u],
                                     s_subgroupCounts[gl_SubgroupID * kRadix + 4u * q + 3u]);
-                tableQuads[countEntry(pc.countTable, 4u * q, tile) / 4u] = start + before[q];
+                tableQuads[countQuadEntry(pc.countTable, q, tile)] = start + before[q];
             }
         }
     }
