@@ -4,8 +4,10 @@
 // counts table pc.countTable, and zeroes this tile's entries of pc.zeroCountTable, which the first
 // reorder adds the second pass's counts into.
 //
-// Each invocation counts its keys in registers: sixteen 8-bit counters packed into one uvec4
-// (keys per thread stay below 256, which the host checks). Spread to 16-bit fields, subgroupAdd
+// Each invocation counts its keys in registers: sixteen 4-bit counters in two words (a shift and an
+// add per key: the step is otherwise bound by the counting, not the reads, for 32-bit keys), moved
+// every 15 keys into sixteen 8-bit counters packed into one uvec4 (keys per thread stay below 256,
+// which the host checks). Spread to 16-bit fields, subgroupAdd
 // sums them across the subgroup (no field can carry: a subgroup sees at most 128 lanes * 255
 // keys < 65536), and one lane per subgroup adds the totals into shared memory. Counting needs no
 // order, only that every key of the tile is seen once, so the loads are striped across the
@@ -19,10 +21,21 @@ layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysI
 
 shared uint s_tileCounts[kRadix];
 
-// Counter of digit d: 8 bits at (d & 3) * 8 of word d >> 2.
-void countDigit(uint digit, inout uvec4 counters) {
-    counters += uvec4(equal(uvec4(digit >> 2u), uvec4(0u, 1u, 2u, 3u))) << ((digit & 3u) * 8u);
+// 4-bit counter of digit d: bits 4 (d & 7) of word d >> 3. Holds 15 keys.
+void countDigit(uint digit, inout uvec2 nibbles) {
+    uint one = 1u << ((digit & 7u) * 4u);
+    nibbles += digit < 8u ? uvec2(one, 0u) : uvec2(0u, one);
 }
+
+// Adds the 4-bit counters into the 8-bit ones (digit d: 8 bits at (d & 3) * 8 of word d >> 2) and
+// clears them: each 16 bits of 4-bit fields spread to a word of 8-bit fields.
+void spillNibbles(inout uvec2 nibbles, inout uvec4 counters) {
+    uvec4 w = uvec4(nibbles.x & 0xFFFFu, nibbles.x >> 16u, nibbles.y & 0xFFFFu, nibbles.y >> 16u);
+    w = (w | (w << 8u)) & 0x00FF00FFu;
+    counters += (w | (w << 4u)) & 0x0F0F0F0Fu;
+    nibbles = uvec2(0u);
+}
+const uint kNibbleKeys = 15u; // keys a 4-bit counter holds
 
 // Rounded up: with fewer keys per thread than a vector holds the vector path is never taken, but
 // its array must still have a length of at least 1 to be valid SPIR-V once specialized.
@@ -43,6 +56,7 @@ void main() {
     }
 
     uvec4 counters = uvec4(0u);
+    uvec2 nibbles = uvec2(0u);
     if (KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && tileBase + TILE_SIZE <= count) {
         uvec4 vectors[VECTORS_PER_THREAD];
         uint first = tileBase / KEYS_PER_VECTOR + gl_LocalInvocationIndex;
@@ -50,15 +64,20 @@ void main() {
             vectors[i] = keysInVectors[first + i * gl_WorkGroupSize.x];
         }
         [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
-            [[unroll]] for (uint k = 0u; k < KEYS_PER_VECTOR; ++k) countDigit(digitOf(vectorKey(vectors[i], k), map), counters);
+            [[unroll]] for (uint k = 0u; k < KEYS_PER_VECTOR; ++k) {
+                countDigit(digitOf(vectorKey(vectors[i], k), map), nibbles);
+                if ((i * KEYS_PER_VECTOR + k) % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
+            }
         }
     } else {
         uint valid = min(TILE_SIZE, count - tileBase);
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
             uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-            if (slot < valid) countDigit(digitOf(keysIn[tileBase + slot], map), counters);
+            if (slot < valid) countDigit(digitOf(keysIn[tileBase + slot], map), nibbles);
+            if (j % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
         }
     }
+    spillNibbles(nibbles, counters);
     barrier(); // s_tileCounts is zeroed
     // even[w] holds digits 4w and 4w + 2, odd[w] digits 4w + 1 and 4w + 3, in 16-bit fields.
     uvec4 even = subgroupAdd(counters & 0x00FF00FFu);

@@ -575,6 +575,46 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, pr
     vktest::requireCleanValidation();
 }
 
+TEST_CASE("tile counts past the 4-bit counters: 16 and 32 keys per invocation, whole and partial tiles", "[passes]") {
+    // tile_counts.comp counts each invocation's keys in 4-bit fields and moves them to 8-bit ones
+    // every 15 keys: equal keys put all of an invocation's keys on one counter, the 16th and 32nd
+    // included, in whole tiles (16-byte loads) and in the last, partial one.
+    for (uint32_t keysPerThread : {16u, 32u}) {
+        vktest::SorterOptions options{16, keysPerThread};
+        options.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
+        VksortSorter s = vktest::sorter(options);
+        const uint32_t tile = s->tile.tileSize();
+        const uint32_t count = 5 * tile + tile / 2 + 3;
+        const uint32_t numTiles = (count + tile - 1) / tile;
+        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_UINT64}) {
+            for (hostdata::Distribution::Kind kind : {hostdata::Distribution::Equal, hostdata::Distribution::Few}) {
+                const hostdata::Distribution d = vktest::dist(kind, 3);
+                INFO("tile " << tile << " (16 x " << keysPerThread << "), key " << hostdata::toString(key) << ", "
+                             << hostdata::toString(d));
+                PassRig rig(s, key, VKSORT_VALUE_TYPE_NONE, count);
+                const vksort::Program program = realProgram(rig, VKSORT_ORDER_ASCENDING, 0, hostdata::keyBits(key), count);
+                const vksort::Step& counting = findStep(program, Kernel::TileCounts, 0);
+                const vksort::VksortPushConstants& c = counting.constants;
+                hostdata::Data input = hostdata::generate(key, VKSORT_VALUE_TYPE_NONE, count, d, 77);
+                PassRig::Ranges want = loadWithSentinelTables(rig, input);
+                const auto counts = tileCounts(input, VKSORT_ORDER_ASCENDING, c.shift, c.endBit, tile, numTiles);
+                runSteps(rig, {&counting});
+                uint32_t* w = want.tables(rig.layout());
+                w[vksort::kInfoFallbacks] = 0;
+                w[vksort::kInfoScanTicket] = 0;
+                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+                    for (uint32_t digit = 0; digit < kRadix; ++digit) {
+                        w[rig.countWord(c.countTable, tileIndex, digit)] = counts[digit][tileIndex];
+                        w[rig.countWord(c.zeroCountTable, tileIndex, digit)] = 0;
+                    }
+                }
+                rig.check(want);
+            }
+        }
+    }
+    vktest::requireCleanValidation();
+}
+
 namespace {
 
 // Runs one scan-method reorder step on the tables its scan step leaves (scanModel: prefixes
