@@ -116,6 +116,34 @@ void scanRangeDigits(uint begin, uint end) {
     }
 }
 
+// The last workgroup's part: the ranges' totals become each digit's exclusive prefix over the
+// ranges, and the pass's digit totals are written; the ticket is left 0 for the next pass's scan
+// step. The (digit, range) entries are scanned in digit-major order, an entry per invocation per
+// round (one round of loads for up to 64 ranges in a workgroup of 1024), and each digit's row
+// start, its entry for range 0 (the counts of all smaller digits), is taken off its entries.
+void scanRangeTotals(uint ranges) {
+    uint entries = kRadix * ranges;
+    uint slot = tileSlot(tileLayout(1u), 0u); // (subgroup, active lane): workgroupExclusiveScan's order
+    uint carry = 0u;
+    for (uint base = 0u; base < entries; base += gl_WorkGroupSize.x) {
+        uint e = base + slot;
+        uint word = rangeTotalsEntry(e % ranges, e / ranges);
+        uint count = e < entries ? rangeWords[word] : 0u;
+        uint roundTotal;
+        uint before = carry + workgroupExclusiveScan(count, roundTotal);
+        carry += roundTotal;
+        if (e < entries && e % ranges == 0u) s_carry[e / ranges] = before;
+        barrier(); // the row starts are written, and the scan's shared words are free again
+        if (e < entries) rangeWords[word] = before - s_carry[e / ranges];
+    }
+    uint invocation = gl_LocalInvocationIndex;
+    if (invocation < kRadix) {
+        uint next = invocation + 1u < kRadix ? s_carry[invocation + 1u] : carry;
+        tables[totalsEntry(pc.pass, invocation)] = next - s_carry[invocation];
+    }
+    if (invocation == 0u) tables[kInfoScanTicket] = 0u; // for the next pass's scan step
+}
+
 // Several ranges: range `range`, every digit.
 void scanRange(uint range, uint tiles) {
     uint rangeTiles = vksortScanRangeTiles(tiles);
@@ -137,21 +165,7 @@ void scanRange(uint range, uint tiles) {
     uint ranges = vksortScanRanges(tiles);
     if (s_ticket + 1u != ranges) return;
     memoryBarrierBuffer();
-    if (invocation < kRadix) {
-        uint running = 0u;
-        for (uint first = 0u; first < ranges; first += 16u) {
-            uint counts[16];
-            [[unroll]] for (uint r = 0u; r < 16u; ++r) {
-                counts[r] = first + r < ranges ? rangeWords[rangeTotalsEntry(first + r, invocation)] : 0u;
-            }
-            [[unroll]] for (uint r = 0u; r < 16u; ++r) {
-                if (first + r < ranges) rangeWords[rangeTotalsEntry(first + r, invocation)] = running;
-                running += counts[r];
-            }
-        }
-        tables[totalsEntry(pc.pass, invocation)] = running;
-    }
-    if (invocation == 0u) tables[kInfoScanTicket] = 0u; // for the next pass's scan step
+    scanRangeTotals(ranges);
 }
 
 void main() {

@@ -151,7 +151,8 @@ TEST_CASE("subgroups: what a required size really launches, and vksort sorting u
         // vksort under the same request: sorted, honoured or not. Keys with values, a count of
         // many tiles (long look-backs), and the single-workgroup path; then, with tiles of one
         // key per invocation, more tiles than one scan range takes, so that the scan step runs by
-        // ranges in workgroups sized for the promised subgroups.
+        // ranges in workgroups sized for the promised subgroups (on lavapipe 256 invocations for
+        // 18 ranges: the last workgroup scans their 288 totals in two rounds).
         vktest::SorterOptions options;
         options.requiredSubgroupSize = size;
         for (uint32_t count : {17u, 3000u, 100003u}) {
