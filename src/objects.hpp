@@ -20,7 +20,9 @@ struct VksortSorter_T {
     VkAllocationCallbacks allocatorCopy{};
     vksort::DeviceInfo deviceInfo;
     vksort::TileConfig tile;
-    vksort::TileConfig singleTile; // sorts of up to singleTile.tileSize() keys run in one workgroup
+    // Sorts of up to singleTiles[0].tileSize() keys run in one workgroup, shaped per key width
+    // (chooseSingleTileConfig: both widths have that tile size).
+    vksort::TileConfig singleTiles[vksort::kKeyWidths];
     vksort::MethodRange methods;   // which multi-tile sorts look back (the others scan)
     uint32_t subgroupSize = 0; // what the pipelines run with (required or default)
     uint32_t keyTypes = 0;     // VKSORT_KEY_TYPE_BIT of each key type served (never 0)

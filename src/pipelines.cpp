@@ -113,12 +113,12 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     Creator creator{fn, device, allocator, cache, options, p.layout, failure};
     for (uint32_t kernel = 0; kernel < kKernelCount && result == VK_SUCCESS; ++kernel) {
         const KernelInfo& info = kKernels[kernel];
-        const TileConfig& tile = info.tile == KernelTile::Single ? options.singleTile
-                                 : info.tile == KernelTile::Scan ? options.scanTile
-                                                                 : options.tile;
         for (uint32_t k = 0; k < (info.perKeyWidth ? kKeyWidths : 1) && result == VK_SUCCESS; ++k) {
             if (info.perKeyWidth && !options.keyWidths[k]) continue;
             if (!methodNeeded(info, options, k)) continue;
+            const TileConfig& tile = info.tile == KernelTile::Single ? options.singleTiles[k]
+                                     : info.tile == KernelTile::Scan ? options.scanTile
+                                                                     : options.tile;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1) && result == VK_SUCCESS; ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;
                 const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle);

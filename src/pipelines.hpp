@@ -33,7 +33,7 @@ struct Pipelines {
 
 struct PipelineOptions {
     TileConfig tile;       // setup, histogram, tile counts and reorder
-    TileConfig singleTile; // the single-workgroup sort
+    TileConfig singleTiles[kKeyWidths]; // the single-workgroup sort's, per key width (one tile size)
     TileConfig scanTile;   // the scan (its workgroup size; keys per thread unused)
     // The offset methods the sorter may take, per key width; kernels only the other one runs are
     // not created (a kernel with no key-width variant is created when any width needs it).

@@ -78,20 +78,46 @@ const TuningRow& tuningFor(const DeviceFacts& device) {
     return kTuningTable[sizeof(kTuningTable) / sizeof(kTuningTable[0]) - 1];
 }
 
-TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main) {
+namespace {
+
+// A second exchange buffer where it fits beside the tile: one barrier fewer per exchange
+// (docs/PERFORMANCE.md). The tile comes first: it decides which counts take one dispatch.
+TileConfig withExchangeBuffers(const DeviceFacts& device, TileConfig c) {
+    c.exchangeBuffers = 2;
+    if (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.exchangeBuffers = 1;
+    return c;
+}
+
+} // namespace
+
+TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control,
+                                  uint32_t keyWidth) {
     // Same workgroup, so the same subgroup rules; more keys per invocation while they fit.
+    const TuningRow& row = tuningFor(device);
     TileConfig c = main;
     c.exchangeBuffers = 1;
-    c.keysPerThread = std::max(main.keysPerThread, tuningFor(device).singleKeysPerThread);
+    c.keysPerThread = std::max(main.keysPerThread, row.singleKeysPerThread);
     while (c.keysPerThread > main.keysPerThread &&
            (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes || c.tileSize() > kMaxTileSize)) {
         c.keysPerThread /= 2;
     }
     c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
-    // A second exchange buffer where it fits beside that tile: one barrier fewer per exchange
-    // (docs/PERFORMANCE.md). The tile comes first: it decides which counts take one dispatch.
-    c.exchangeBuffers = 2;
-    if (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.exchangeBuffers = 1;
+    c = withExchangeBuffers(device, c);
+    // 64-bit keys: the same tile over a wider workgroup where the row asks for one and it fits,
+    // with the subgroup rules of chooseTileConfig for that width.
+    const uint32_t wide = row.singleWorkgroupSize64;
+    if (keyWidth == 1 && wide > c.workgroupSize && isPowerOfTwo(wide) && c.tileSize() % wide == 0 &&
+        wide <= workgroupLimit(device, control)) {
+        TileConfig w = c;
+        const uint32_t smallest = main.workgroupSize / main.maxSubgroups;
+        const uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+        w.workgroupSize = wide;
+        w.keysPerThread = c.tileSize() / wide;
+        w.maxSubgroups = std::max(1u, wide / smallest);
+        w.fullSubgroups = main.fullSubgroups && wide % launchSize == 0;
+        w = withExchangeBuffers(device, w);
+        if (singleSharedMemoryBytes(w) <= device.maxSharedMemoryBytes) c = w;
+    }
     return c;
 }
 

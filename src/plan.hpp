@@ -34,7 +34,9 @@ struct TileConfig {
     uint32_t maxSubgroups = 0;  // specialization constant: workgroupSize / smallest subgroup size
     bool fullSubgroups = false; // pipelines are created with REQUIRE_FULL_SUBGROUPS
     // Specialization constant: 2 lets successive exchanges skip a barrier. The single-workgroup
-    // sort's tile only: shaders/rank.glsl argues it for that kernel's sequence of exchanges.
+    // sort's tile only: shaders/rank.glsl argues it for that kernel's sequence of exchanges (in the
+    // reorders a second buffer's shared memory costs workgroups per multiprocessor:
+    // docs/PERFORMANCE.md).
     uint32_t exchangeBuffers = 1;
     uint32_t tileSize() const { return workgroupSize * keysPerThread; }
 };
@@ -58,6 +60,9 @@ struct TuningRow {
     uint32_t workgroupSize;        // invocations of the histogram and reorder workgroups
     uint32_t keysPerThread;        // the reorder's tile is workgroupSize * keysPerThread keys
     uint32_t singleKeysPerThread;  // the single-workgroup sort's keys per invocation
+    // 64-bit keys' single-workgroup sort: the same tile over this many invocations (fewer keys
+    // each), where the device allows; 0: the 32-bit keys' shape.
+    uint32_t singleWorkgroupSize64;
     // Multi-tile sorts of [min, max] tiles take the look-back method (one dispatch per pass), all
     // others the scan method (two); 0, 0: never the look-back. [0]: 32-bit keys, [1]: 64-bit keys.
     uint32_t lookBackMinTiles[2];
@@ -72,10 +77,10 @@ struct TuningRow {
 constexpr uint32_t kInlineScanMaxTiles = 256;
 constexpr uint32_t kVendorNvidia = 0x10DE;
 inline constexpr TuningRow kTuningTable[] = {
-    {kVendorNvidia, 32, 48u * 1024u, 256, 8, 16, {0, 0}, {0, 0}, 1024},
-    // Every other device: not measured; the NVIDIA row's tile, the scan method, which was the
+    {kVendorNvidia, 32, 48u * 1024u, 256, 8, 16, 512, {0, 0}, {0, 0}, 1024},
+    // Every other device: not measured; the NVIDIA row's tiles, the scan method, which was the
     // only one before the look-back existed, and the inline scan's first limit.
-    {0, 0, 0, 256, 8, 16, {0, 0}, {0, 0}, kInlineScanMaxTiles},
+    {0, 0, 0, 256, 8, 16, 512, {0, 0}, {0, 0}, kInlineScanMaxTiles},
 };
 const TuningRow& tuningFor(const DeviceFacts& device);
 
@@ -87,8 +92,11 @@ constexpr uint32_t histogramTilesPerWorkgroup(uint32_t tiles) {
     return tiles / kHistogramTilesPerStep < 1 ? 1 : tiles / kHistogramTilesPerStep > kHistogramMaxTiles ? kHistogramMaxTiles : tiles / kHistogramTilesPerStep;
 }
 
-// The configuration of the single-workgroup sort, derived from the main one.
-TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main);
+// The configuration of the single-workgroup sort of keys of `keyWidth` (0: 32-bit, 1: 64-bit),
+// derived from the main one. Its tile size, the largest count one dispatch sorts, is the same for
+// both widths.
+TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control,
+                                  uint32_t keyWidth);
 
 // The scan's workgroup: as wide as the device allows up to kScanWorkgroupSize and its shared
 // memory fits, so that one chunk covers many tiles (a range's tiles are scanned by one workgroup,

@@ -76,7 +76,7 @@ ProgramInput programInput(const VksortSorter_T& sorter, const VksortBindings_T& 
                           VksortOrder order, uint32_t count, bool indirect) {
     ProgramInput in;
     in.tile = sorter.tile;
-    in.singleMaxCount = sorter.singleTile.tileSize();
+    in.singleMaxCount = sorter.singleTiles[0].tileSize();
     in.maxWorkgroupCountX = sorter.deviceInfo.facts.maxWorkgroupCount[0];
     in.maxCount = bindings.maxCount;
     in.rowStride = bindings.layout.rowStride;

@@ -101,7 +101,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
 
     PipelineOptions options;
     options.tile = tile;
-    options.singleTile = chooseSingleTileConfig(device.facts, tile);
+    for (uint32_t k = 0; k < kKeyWidths; ++k) options.singleTiles[k] = chooseSingleTileConfig(device.facts, tile, control, k);
     options.scanTile = chooseScanConfig(device.facts, tile, control);
     // Only the look-back has a fallback to force: a sorter made to force it looks back.
     const MethodRange methods = chooseMethodRange(
@@ -137,7 +137,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     }
     sorter->deviceInfo = device;
     sorter->tile = tile;
-    sorter->singleTile = options.singleTile;
+    for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
     sorter->methods = methods;
     sorter->subgroupSize = required != 0 ? required : device.facts.subgroupSize;
     sorter->keyTypes = keyTypes;
@@ -167,7 +167,7 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.workgroupSize = sorter->tile.workgroupSize;
     p.keysPerThread = sorter->tile.keysPerThread;
     p.tileSize = sorter->tile.tileSize();
-    p.singleDispatchMaxCount = sorter->singleTile.tileSize();
+    p.singleDispatchMaxCount = sorter->singleTiles[0].tileSize();
     p.subgroupSize = sorter->subgroupSize;
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
     p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);

@@ -712,7 +712,7 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
         {VKSORT_KEY_TYPE_FLOAT64, VKSORT_VALUE_TYPE_INDEX, VKSORT_ORDER_DESCENDING, 0, 64},  // 16: in place
     };
     VksortSorter s = vktest::sorter();
-    const uint32_t small = s->singleTile.tileSize();
+    const uint32_t small = s->singleTiles[0].tileSize();
     uint32_t n = 0;
     for (const Variant& v : variants) {
         for (uint32_t count : {1u, 2u, 1000u, small - 1, small}) {

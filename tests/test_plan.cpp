@@ -80,19 +80,37 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     f.maxSharedMemoryBytes = 16384;
     REQUIRE(chooseTileConfig(f, 0, 0, SubgroupControl{}, &c, &reason));
     CHECK(reorderSharedMemoryBytes(c) <= 16384);
-    CHECK(singleSharedMemoryBytes(chooseSingleTileConfig(f, c)) <= 16384);
+    for (uint32_t keyWidth : {0u, 1u}) {
+        CHECK(singleSharedMemoryBytes(chooseSingleTileConfig(f, c, SubgroupControl{}, keyWidth)) <= 16384);
+    }
 
     // The single-workgroup sort's tile does not shrink for its second exchange buffer, which it
-    // takes only where both fit: 48 KiB holds 256 x 16 keys twice, 32 KiB once.
+    // takes only where both fit: 48 KiB holds 256 x 16 keys twice, 32 KiB once. 64-bit keys get the
+    // same tile over the row's wider workgroup, with as many subgroup rows as it can have.
     for (uint32_t bytes : {49152u, 32768u, 16384u}) {
+        INFO(bytes << " bytes of shared memory");
         f = typicalGpu();
         f.maxSharedMemoryBytes = bytes;
         REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
-        TileConfig single = chooseSingleTileConfig(f, c);
+        TileConfig single = chooseSingleTileConfig(f, c, control, 0);
         CHECK(singleSharedMemoryBytes(single) <= bytes);
         CHECK(single.exchangeBuffers == (bytes == 49152u ? 2u : 1u));
         CHECK(single.tileSize() == (bytes == 16384u ? c.tileSize() : 4096u));
+        CHECK(single.workgroupSize == c.workgroupSize);
+        TileConfig wide = chooseSingleTileConfig(f, c, control, 1);
+        CHECK(wide.tileSize() == single.tileSize());
+        CHECK(wide.workgroupSize == tuningFor(f).singleWorkgroupSize64);
+        CHECK(wide.maxSubgroups == wide.workgroupSize / 32);
+        CHECK(wide.fullSubgroups);
+        CHECK(singleSharedMemoryBytes(wide) <= bytes);
+        CHECK(wide.exchangeBuffers == (bytes == 49152u ? 2u : 1u));
     }
+    // A device whose workgroups stop short of that width keeps the 32-bit keys' shape.
+    f = typicalGpu();
+    f.maxWorkgroupInvocations = 256;
+    REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
+    CHECK(chooseSingleTileConfig(f, c, control, 1).workgroupSize == 256);
+    CHECK(chooseSingleTileConfig(f, c, control, 1).tileSize() == chooseSingleTileConfig(f, c, control, 0).tileSize());
 
     // Overrides that cannot work are refused with a reason.
     f = typicalGpu();
@@ -121,7 +139,8 @@ TEST_CASE("a required subgroup size bounds every workgroup by maxComputeWorkgrou
     std::string reason;
     REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
     CHECK(c.workgroupSize == 128);
-    CHECK(chooseSingleTileConfig(f, c).workgroupSize == 128);
+    CHECK(chooseSingleTileConfig(f, c, control, 0).workgroupSize == 128);
+    CHECK(chooseSingleTileConfig(f, c, control, 1).workgroupSize == 128);
     CHECK_FALSE(chooseTileConfig(f, 256, 0, control, &c, &reason));
     CHECK(reason.find("maxComputeWorkgroupSubgroups") != std::string::npos);
     control.requiredSize = 0; // no pin: the device's own limits
@@ -153,6 +172,7 @@ TEST_CASE("tuning table: the first matching row, and a row for every device", "[
         CHECK(isPowerOfTwo(row.workgroupSize));
         CHECK(row.keysPerThread >= 1);
         CHECK(row.singleKeysPerThread >= row.keysPerThread);
+        CHECK((row.singleWorkgroupSize64 == 0 || isPowerOfTwo(row.singleWorkgroupSize64)));
         DeviceFacts small = typicalGpu();
         small.vendorID = row.vendorID;
         small.subgroupSize = row.subgroupSize != 0 ? row.subgroupSize : 32;

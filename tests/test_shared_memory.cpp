@@ -146,7 +146,8 @@ uint64_t reflectedBytes(const char* name, const TileConfig& tile) {
 TEST_CASE("shared memory: the host's mirror of every kernel matches its SPIR-V", "[plan]") {
     for (const TileConfig& tile : {TileConfig{256, 8, 8, true}, TileConfig{256, 8, 64, false},
                                    TileConfig{16, 4, 4, false}, TileConfig{1024, 16, 32, true},
-                                   TileConfig{128, 32, 128, false}, TileConfig{256, 16, 8, true, 2}}) {
+                                   TileConfig{128, 32, 128, false}, TileConfig{256, 16, 8, true, 2},
+                                   TileConfig{512, 8, 16, true, 2}}) {
         INFO("tile " << tile.workgroupSize << " x " << tile.keysPerThread << ", " << tile.maxSubgroups << " subgroups, "
                      << tile.exchangeBuffers << " exchange buffers");
         for (uint32_t kernel = 0; kernel < kKernelCount; ++kernel) {
