@@ -165,7 +165,7 @@ VKSORT_CONST kNextCountSlots = kRadix * 2u * kRadix;
  * multiprocessors; it writes the range's totals, and the last workgroup to finish scans those
  * and writes the pass's digit totals. (Measured on the H100: docs/PERFORMANCE.md.) */
 VKSORT_CONST kScanItemsPerThread = 16u;
-VKSORT_CONST kScanOneRangeMaxTiles = 4096u;
+VKSORT_CONST kScanOneRangeMaxTiles = 3072u;
 VKSORT_CONST kScanRangeMinTiles = 256u;
 VKSORT_FUNC VKSORT_U32 vksortScanRangeTiles(VKSORT_U32 tiles) {
     return tiles <= kScanOneRangeMaxTiles ? tiles

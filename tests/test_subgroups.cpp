@@ -167,7 +167,7 @@ TEST_CASE("subgroups: what a required size really launches, and vksort sorting u
         ranged.workgroupSize = std::max(size, 16u);
         ranged.keysPerThread = 1;
         vktest::Case c;
-        c.count = 4400 * ranged.workgroupSize + 7; // 4401 tiles: over kScanOneRangeMaxTiles (4096)
+        c.count = 4400 * ranged.workgroupSize + 7; // 4401 tiles: over kScanOneRangeMaxTiles (3072)
         c.value = VKSORT_VALUE_TYPE_UINT32;
         c.sorter = ranged;
         c.seed = 77 + size;
