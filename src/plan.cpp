@@ -104,7 +104,8 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
     c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
     c = withExchangeBuffers(device, c);
     // 64-bit keys: the same tile over a wider workgroup where the row asks for one and it fits,
-    // with the subgroup rules of chooseTileConfig for that width.
+    // with the subgroup rules of chooseTileConfig for that width. Only shapes like the measured
+    // one (512 x 8, as many exchange buffers): at least 8 keys per invocation, no buffer fewer.
     const uint32_t wide = row.singleWorkgroupSize64;
     if (keyWidth == 1 && wide > c.workgroupSize && isPowerOfTwo(wide) && c.tileSize() % wide == 0 &&
         wide <= workgroupLimit(device, control)) {
@@ -116,7 +117,10 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
         w.maxSubgroups = std::max(1u, wide / smallest);
         w.fullSubgroups = main.fullSubgroups && wide % launchSize == 0;
         w = withExchangeBuffers(device, w);
-        if (singleSharedMemoryBytes(w) <= device.maxSharedMemoryBytes) c = w;
+        if (w.keysPerThread >= 8 && w.exchangeBuffers >= c.exchangeBuffers &&
+            singleSharedMemoryBytes(w) <= device.maxSharedMemoryBytes) {
+            c = w;
+        }
     }
     return c;
 }

@@ -520,7 +520,7 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, pr
     const uint32_t tile = s->tile.tileSize();
     uint32_t n = 0;
     const uint32_t inlineMax = s->methods.inlineScanMaxTiles;
-    // One range; nineteen of kScanRangeMinTiles, the last short; and 64 ranges of more tiles than
+    // One range; fifteen of kScanRangeMinTiles, the last short; and 64 ranges of more tiles than
     // the scan workgroup is wide (chunks carried within a range; the last workgroup scans 1024
     // range totals), the last only for u32 keys ascending, as it is large.
     const uint32_t sizes[] = {(inlineMax + 40) * tile + 9, (vksort::kScanOneRangeMaxTiles + 700) * tile + 3,
