@@ -505,6 +505,28 @@ TEST_CASE("reorder steps alone: stable partition, published prefixes, any look-b
     vktest::requireCleanValidation();
 }
 
+namespace {
+
+// What the tile-counts step leaves in `want`'s tables: each tile's counts in its counts table, the
+// table the first reorder adds into zeroed, and the fallback count and scan ticket zeroed (a direct
+// sort has no setup step). Returns the tables' words.
+template <typename Counts>
+uint32_t* expectTileCounts(const PassRig& rig, const vksort::VksortPushConstants& c, const Counts& counts,
+                           uint32_t numTiles, PassRig::Ranges* want) {
+    uint32_t* w = want->tables(rig.layout());
+    w[vksort::kInfoFallbacks] = 0;
+    w[vksort::kInfoScanTicket] = 0;
+    for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+        for (uint32_t digit = 0; digit < kRadix; ++digit) {
+            w[rig.countWord(c.countTable, tileIndex, digit)] = counts[digit][tileIndex];
+            w[rig.countWord(c.zeroCountTable, tileIndex, digit)] = 0;
+        }
+    }
+    return w;
+}
+
+} // namespace
+
 TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, prefixes by range, totals", "[passes]") {
     // The counts tables' layout is the shaders' alone (the host never reads them), so these steps
     // are checked against vksort_config.h's: the tile-counts step writes each tile's 16 counts of
@@ -555,15 +577,7 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, pr
 
                 runSteps(rig, {&counting});
                 PassRig::Ranges want = before;
-                uint32_t* w = want.tables(rig.layout());
-                w[vksort::kInfoFallbacks] = 0; // a direct sort has no setup step: the tile counts zero it
-                w[vksort::kInfoScanTicket] = 0;
-                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-                    for (uint32_t d = 0; d < kRadix; ++d) {
-                        w[rig.countWord(c.countTable, tileIndex, d)] = counts[d][tileIndex];
-                        w[rig.countWord(c.zeroCountTable, tileIndex, d)] = 0;
-                    }
-                }
+                uint32_t* w = expectTileCounts(rig, c, counts, numTiles, &want);
                 rig.check(want);
 
                 runSteps(rig, {&scan});
@@ -599,15 +613,7 @@ TEST_CASE("tile counts past the 4-bit counters: 16 and 32 keys per invocation, w
                 PassRig::Ranges want = loadWithSentinelTables(rig, input);
                 const auto counts = tileCounts(input, VKSORT_ORDER_ASCENDING, c.shift, c.endBit, tile, numTiles);
                 runSteps(rig, {&counting});
-                uint32_t* w = want.tables(rig.layout());
-                w[vksort::kInfoFallbacks] = 0;
-                w[vksort::kInfoScanTicket] = 0;
-                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-                    for (uint32_t digit = 0; digit < kRadix; ++digit) {
-                        w[rig.countWord(c.countTable, tileIndex, digit)] = counts[digit][tileIndex];
-                        w[rig.countWord(c.zeroCountTable, tileIndex, digit)] = 0;
-                    }
-                }
+                expectTileCounts(rig, c, counts, numTiles, &want);
                 rig.check(want);
             }
         }
