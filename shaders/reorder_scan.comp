@@ -46,7 +46,9 @@ void fetchDigitStarts(uint tile, uint tiles) {
     if (inlineScan()) {
         // Invocation i sums digits 4(i % 4) to 4(i % 4) + 3, one 16-byte load per tile, striding
         // over tiles by a quarter of the workgroup, four loads in flight at a time: each round of
-        // loads covers gl_WorkGroupSize.x tiles (the rounds, each a trip to L2, set the cost).
+        // loads covers gl_WorkGroupSize.x tiles. What this costs is the traffic, every workgroup
+        // reading every tile's counts, not the rounds: eight loads in flight were no faster on
+        // the H100 (docs/PERFORMANCE.md, sixth session).
         if (invocation < kRadix) {
             s_digitTotal[invocation] = 0u;
             s_tilePrefix[invocation] = 0u;
