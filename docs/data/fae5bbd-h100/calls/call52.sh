@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call 52: the scan step's ticket with an acquiring memory barrier after it (fence) beside main; then gpu-check tests on fence.
+# Call 52: the scan step's ticket with an acquiring memory barrier after it (fence) beside main.
 cd "$(dirname "$0")/.."
 R="bash .gpu/run.sh"
 B=.gpu/b
