@@ -46,9 +46,9 @@ void fetchDigitStarts(uint tile, uint tiles) {
     if (inlineScan()) {
         // Invocation i sums digits 4(i % 4) to 4(i % 4) + 3, one 16-byte load per tile, striding
         // over tiles by a quarter of the workgroup, four loads in flight at a time: each round of
-        // loads covers gl_WorkGroupSize.x tiles. Its cost is mostly the traffic (every workgroup
-        // reads every tile's counts), not the rounds: eight loads in flight were no faster for
-        // 32-bit keys on the H100 (docs/PERFORMANCE.md, sixth session).
+        // loads covers gl_WorkGroupSize.x tiles. The rounds are not most of its cost (eight loads
+        // in flight were no faster for 32-bit keys on the H100); the likelier part is the traffic,
+        // every workgroup reading every tile's counts (docs/PERFORMANCE.md, sixth session).
         if (invocation < kRadix) {
             s_digitTotal[invocation] = 0u;
             s_tilePrefix[invocation] = 0u;
