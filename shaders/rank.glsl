@@ -31,6 +31,10 @@ uint rankOf(uint j) { return g_digitRank[j] & 0xFFFFu; }
 // input). Those are last in input order, so the stable rank puts them after every real key, at
 // sorted slots >= valid, which no pass writes.
 void setDigits(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
+    if (valid == TILE_SIZE) { // (see tile.glsl: whole tiles skip the per-key tests)
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) g_digitRank[j] = digitOf(keys[j], map) << 16u;
+        return;
+    }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         g_digitRank[j] = (tileSlot(place, j) < valid ? digitOf(keys[j], map) : map.mask) << 16u;
     }

@@ -93,18 +93,25 @@ void placeDigits() {
     }
 }
 
+// One key of scatterKeysCountingNext.
+void scatterKeyCountingNext(Key key, uint slot, DigitMap map, DigitMap next) {
+    uint digit = digitOf(key, map);
+    uint destination = s_digitOffset[digit] + slot;
+    keysOut[destination] = key;
+    uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
+    atomicAdd(s_nextCounts[(digit * 2u + which) * kRadix + digitOf(key, next)], 1u);
+}
+
 // scatterKeys, also counting the next pass's digits per destination tile in shared memory.
 void scatterKeysCountingNext(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
     DigitMap next = digitMap(min(pc.shift + kDigitBits, pc.endBit - 1u), pc.endBit);
+    if (valid == TILE_SIZE) {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) scatterKeyCountingNext(keys[j], tileSlot(place, j), map, next);
+        return;
+    }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
-        if (slot < valid) {
-            uint digit = digitOf(keys[j], map);
-            uint destination = s_digitOffset[digit] + slot;
-            keysOut[destination] = keys[j];
-            uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
-            atomicAdd(s_nextCounts[(digit * 2u + which) * kRadix + digitOf(keys[j], next)], 1u);
-        }
+        if (slot < valid) scatterKeyCountingNext(keys[j], slot, map, next);
     }
 }
 

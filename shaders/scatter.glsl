@@ -17,6 +17,13 @@ uint destinationOf(Key key, uint slot, DigitMap map) {
 }
 
 void scatterKeys(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
+    if (valid == TILE_SIZE) {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+            uint slot = tileSlot(place, j);
+            keysOut[destinationOf(keys[j], slot, map)] = keys[j];
+        }
+        return;
+    }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
         if (slot < valid) keysOut[destinationOf(keys[j], slot, map)] = keys[j];
@@ -38,6 +45,13 @@ void scatterValues(Key keys[KEYS_PER_THREAD], Value values[KEYS_PER_THREAD], uin
     if (VALUE_WORDS == 0u) return;
     if (!EARLY_VALUES) loadValues(values, tileBase, valid, place);
     exchangeValues(values, place, false);
+    if (valid == TILE_SIZE) {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+            uint slot = tileSlot(place, j);
+            storeValue(destinationOf(keys[j], slot, map), values[j]);
+        }
+        return;
+    }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
         if (slot < valid) storeValue(destinationOf(keys[j], slot, map), values[j]);

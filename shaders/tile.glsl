@@ -8,7 +8,11 @@ const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 
 // The keys of the tile at `tileBase` in tile-slot order (tileSlot): keys[j] is slot
 // tileSlot(place, j), and slots from `valid` on (past the input) hold Key(0u). All loads are
-// issued before any is used, and a whole tile loads without guards.
+// issued before any is used.
+//
+// Here and in every per-key loop of the reorders, a whole tile (valid == TILE_SIZE, every tile but
+// the last) takes a copy of the loop without the per-key test against `valid`: the reorders are
+// bound by instruction issue on the H100, and the tests cost 3% at 2^24 keys (docs/PERFORMANCE.md).
 void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     if (valid == TILE_SIZE) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
@@ -24,6 +28,19 @@ void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayo
 // pass) each slot's input index instead. Without values (VALUE_WORDS == 0) it loads nothing.
 void loadValues(out Value values[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     bool index = (pc.flags & kFlagIndexValues) != 0u;
+    if (valid == TILE_SIZE) {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+            uint slot = tileSlot(place, j);
+#if VKSORT_VALUE_WORDS == 1
+            values[j] = index ? tileBase + slot : valuesIn[tileBase + slot];
+#elif VKSORT_VALUE_WORDS == 2
+            values[j] = valuesIn[tileBase + slot];
+#else
+            values[j] = 0u;
+#endif
+        }
+        return;
+    }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
 #if VKSORT_VALUE_WORDS == 1
