@@ -139,8 +139,12 @@ bool denseSubgroups() {
 // ---- Keys and digits -----------------------------------------------------------------------
 
 // Signed and float keys, and descending order, become an unsigned integer whose ascending order
-// is the requested order. The mapping is applied whenever a digit is extracted; keys are stored
-// unchanged, so every buffer always holds the caller's own bit patterns.
+// is the requested order: the key in sort order. Keys travel between passes in sort order, so
+// that the passes in between take a digit with a shift and a mask (the reorders are bound by
+// instruction issue: docs/PERFORMANCE.md). The first pass maps the caller's keys as it loads them
+// (kFlagMapIn), the last maps them back as it stores them (kFlagMapOut), and the counting steps,
+// which read the caller's keys, map each one. Unsigned ascending keys are their own sort order:
+// nothing is mapped.
 //   signed:  flip the sign bit.
 //   float:   negative (sign set) flips every bit, positive flips the sign bit. This is IEEE 754
 //            totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
@@ -173,7 +177,16 @@ DigitMap digitMap(uint shift, uint endBit) {
 #define OrderedKey uvec2
 #endif
 
-// The key as an unsigned integer (for 64-bit keys .x the low word) in the requested order.
+// False when every key is its own sort order (unsigned, ascending).
+bool mapsKeys(DigitMap map) {
+    return (map.signBit | map.descending | map.floatMask) != 0u;
+}
+// This dispatch reads the caller's keys and must map them (kFlagMapIn), or writes the result and
+// must map it back (kFlagMapOut).
+bool mapsKeysIn(DigitMap map) { return (pc.flags & kFlagMapIn) != 0u && mapsKeys(map); }
+bool mapsKeysOut(DigitMap map) { return (pc.flags & kFlagMapOut) != 0u && mapsKeys(map); }
+
+// The key in sort order: an unsigned integer (for 64-bit keys .x the low word) in the requested order.
 OrderedKey orderedKey(Key key, DigitMap map) {
 #if VKSORT_KEY_WORDS == 1
     uint signFill = uint(int(key) >> 31) & map.floatMask;
@@ -184,9 +197,22 @@ OrderedKey orderedKey(Key key, DigitMap map) {
 #endif
 }
 
-// The digit of a key for a pass that sorts bits [shift, min(shift + 4, endBit)).
-uint digitOf(Key key, DigitMap map) {
-    OrderedKey ordered = orderedKey(key, map);
+// The caller's key back from its sort order (the inverse of orderedKey). The sign of a float
+// key's sort order is the opposite of the key's own.
+Key callerKey(OrderedKey ordered, DigitMap map) {
+#if VKSORT_KEY_WORDS == 1
+    uint flipped = ordered ^ map.descending;
+    uint signFill = ~uint(int(flipped) >> 31) & map.floatMask;
+    return flipped ^ (signFill | map.signBit);
+#else
+    uvec2 flipped = ordered ^ uvec2(map.descending);
+    uint signFill = ~uint(int(flipped.y) >> 31) & map.floatMask;
+    return uvec2(flipped.x ^ signFill, flipped.y ^ (signFill | map.signBit));
+#endif
+}
+
+// The digit of a key in sort order (orderedKey) for a pass that sorts bits [shift, min(shift + 4, endBit)).
+uint digitOf(OrderedKey ordered, DigitMap map) {
 #if VKSORT_KEY_WORDS == 1
     return (ordered >> map.shift) & map.mask;
 #else

@@ -143,7 +143,8 @@ void lookBack(DigitMap map) {
             barrier();
             uint base = pred * TILE_SIZE;
             [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-                atomicAdd(s_fallback[digitOf(keysIn[base + j * gl_WorkGroupSize.x + invocation], map)], 1u);
+                Key key = keysIn[base + j * gl_WorkGroupSize.x + invocation];
+                atomicAdd(s_fallback[digitOf(mapsKeysIn(map) ? orderedKey(key, map) : key, map)], 1u);
             }
             barrier();
             if (invocation < kRadix) {
@@ -232,7 +233,7 @@ void main() {
     DigitMap map = digitMap(pc.shift, pc.endBit);
 
     Key keys[KEYS_PER_THREAD];
-    loadKeys(keys, tileBase, valid, place);
+    loadKeys(keys, tileBase, valid, place, map);
     startLookBack(tile);
     setDigits(keys, valid, place, map);
     rankTile(false); // (its barriers also publish the shared words written above)

@@ -140,7 +140,7 @@ void main() {
 
     // The keys' loads first, then the counts' (their latency hides behind the ranking).
     Key keys[KEYS_PER_THREAD];
-    loadKeys(keys, tileBase, valid, place);
+    loadKeys(keys, tileBase, valid, place, map);
     fetchDigitStarts(tile, tiles);
     setDigits(keys, valid, place, map);
     rankTile(false); // (its barriers also publish the shared words written above)

@@ -19,7 +19,8 @@ void main() {
 
     Key keys[KEYS_PER_THREAD];
     Value values[KEYS_PER_THREAD];
-    loadKeys(keys, 0u, count, place);
+    DigitMap map = digitMap(pc.shift, pc.endBit);
+    loadKeys(keys, 0u, count, place, map);
     loadValues(values, 0u, count, place);
     for (uint shift = pc.shift; shift < pc.endBit; shift += kDigitBits) {
         // Slots past the count keep the largest digit in every pass, so they stay at the end.
@@ -33,7 +34,7 @@ void main() {
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
         if (slot < count) {
-            keysOut[slot] = keys[j];
+            keysOut[slot] = mapsKeysOut(map) ? callerKey(keys[j], map) : keys[j];
             storeValue(slot, values[j]);
         }
     }

@@ -6,14 +6,15 @@
 layout(constant_id = kSpecKeysPerThread) const uint KEYS_PER_THREAD = 16;
 const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 
-// The keys of the tile at `tileBase` in tile-slot order (tileSlot): keys[j] is slot
-// tileSlot(place, j), and slots from `valid` on (past the input) hold Key(0u). All loads are
-// issued before any is used.
+// The keys of the tile at `tileBase` in tile-slot order (tileSlot), in sort order (mapped here
+// if this dispatch reads the caller's keys: common.glsl): keys[j] is slot tileSlot(place, j), and
+// slots from `valid` on (past the input) hold Key(0u) or its mapping. All loads are issued before
+// any is used.
 //
 // Here and in every per-key loop of the reorders, a whole tile (valid == TILE_SIZE, every tile but
 // the last) takes a copy of the loop without the per-key test against `valid`: the reorders are
 // bound by instruction issue on the H100, and the tests cost 3% at 2^24 keys (docs/PERFORMANCE.md).
-void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
+void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place, DigitMap map) {
     if (valid == TILE_SIZE) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
     } else {
@@ -21,6 +22,9 @@ void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayo
             uint slot = tileSlot(place, j);
             keys[j] = slot < valid ? keysIn[tileBase + slot] : Key(0u);
         }
+    }
+    if (mapsKeysIn(map)) {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = orderedKey(keys[j], map);
     }
 }
 

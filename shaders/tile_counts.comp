@@ -65,7 +65,7 @@ void main() {
         }
         [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
             [[unroll]] for (uint k = 0u; k < KEYS_PER_VECTOR; ++k) {
-                countDigit(digitOf(vectorKey(vectors[i], k), map), nibbles);
+                countDigit(digitOf(orderedKey(vectorKey(vectors[i], k), map), map), nibbles);
                 if ((i * KEYS_PER_VECTOR + k) % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
             }
         }
@@ -73,7 +73,7 @@ void main() {
         uint valid = min(TILE_SIZE, count - tileBase);
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
             uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-            if (slot < valid) countDigit(digitOf(keysIn[tileBase + slot], map), nibbles);
+            if (slot < valid) countDigit(digitOf(orderedKey(keysIn[tileBase + slot], map), map), nibbles);
             if (j % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
         }
     }

@@ -58,6 +58,9 @@ VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the ta
 /* The scan method's reorder (reorder_scan.comp): */
 VKSORT_CONST kFlagInlineScan = 32u;     /* it sums the counts tables' rows itself: few tiles, no scan step */
 VKSORT_CONST kFlagNextCounts = 64u;     /* it also counts the next pass's digits */
+/* The reorders and the single-workgroup sort (keys travel between passes in sort order: common.glsl): */
+VKSORT_CONST kFlagMapIn = 128u;         /* it reads the caller's keys: map them to sort order as they load */
+VKSORT_CONST kFlagMapOut = 256u;        /* it writes the result: map the keys back as they are stored */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them

@@ -52,6 +52,12 @@ struct Builder {
         return s;
     }
 
+    // Keys travel between passes in sort order (shaders/common.glsl): the first pass maps the
+    // caller's keys, the last maps them back.
+    uint32_t mapFlags(uint32_t pass) const {
+        return (pass == 0 ? kFlagMapIn : 0u) | (pass + 1 == in.passes.passCount ? kFlagMapOut : 0u);
+    }
+
     // Ends the timestamp slots up to `slot` after the last step: a dispatch that does not run
     // still gets its slot, with the time of the one before it, so the query layout is fixed.
     void timestampsThrough(uint32_t slot) {
@@ -74,6 +80,7 @@ struct Builder {
         for (uint32_t p = 0; p < in.passes.passCount; ++p) {
             Step& reorder = add(Kernel::Reorder, p, p % 2 == 0 ? kSetForward : kSetBackward);
             reorder.argsWord = kInfoTileArgs;
+            reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
             timestampsThrough(2 + p);
         }
@@ -98,6 +105,7 @@ struct Builder {
             }
             Step& reorder = add(Kernel::ReorderScan, p, set);
             reorder.argsWord = kInfoTileArgs;
+            reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
             if (p + 1 < passCount) reorder.constants.flags |= kFlagNextCounts;
             if (inlineScan) reorder.constants.flags |= kFlagInlineScan;
@@ -121,7 +129,7 @@ struct Builder {
         }
         if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {
             Step& single = add(Kernel::Single, 0, singleSet);
-            single.constants.flags |= indexFlag;
+            single.constants.flags |= indexFlag | kFlagMapIn | kFlagMapOut;
             single.grid = Grid{1, 1};
             single.barrier = Barrier::None;
             timestampsThrough(out.timestampCount - 1);
@@ -147,7 +155,7 @@ struct Builder {
         }
         if (in.indirect) {
             Step& single = add(Kernel::Single, 0, singleSet);
-            single.constants.flags |= indexFlag;
+            single.constants.flags |= indexFlag | kFlagMapIn | kFlagMapOut;
             single.argsWord = kInfoSingleArgs;
         }
         if (in.lookBack) {

@@ -344,6 +344,19 @@ struct ReorderVariant {
     uint32_t beginBit, endBit;
 };
 
+// The bytes of `data`'s keys as a reorder reads or writes them: the caller's bit patterns, or
+// (between passes) in sort order, hostdata::sortKey over all their bits (shaders/common.glsl).
+std::vector<uint8_t> storedKeys(const hostdata::Data& data, VksortOrder order, bool callers) {
+    if (callers) return data.keys;
+    const uint32_t kb = vksortKeySize(data.keyType);
+    std::vector<uint8_t> out(data.keys.size());
+    for (uint32_t i = 0; i < data.count; ++i) {
+        const uint64_t ordered = hostdata::sortKey(data.key(i), data.keyType, order, 0, 0);
+        std::memcpy(out.data() + size_t(i) * kb, &ordered, kb); // (little-endian, as the GPU's words)
+    }
+    return out;
+}
+
 // The stable partition of `input` by the digit of bits [shift, min(shift + 4, endBit)): for each
 // output position, the input position it comes from.
 std::vector<uint32_t> stablePartition(const hostdata::Data& input, VksortOrder order, uint32_t shift, uint32_t endBit) {
@@ -367,6 +380,7 @@ struct ReorderCase {
     uint32_t tile, numTiles;
     VksortOrder order;
     bool index; // an argsort's first pass: the step makes the values
+    bool mapIn, mapOut; // the step reads the caller's keys, writes the caller's keys (else in sort order)
 
     ReorderCase(VksortSorter s, const ReorderVariant& v, Kernel kernel, uint32_t count, uint32_t capacity,
                 uint32_t pass, uint64_t seed)
@@ -374,6 +388,8 @@ struct ReorderCase {
           order(v.order) {
         step = findStep(realProgram(rig, v.order, v.beginBit, v.endBit, count), kernel, pass);
         index = (step.constants.flags & vksort::kFlagIndexValues) != 0;
+        mapIn = (step.constants.flags & vksort::kFlagMapIn) != 0;
+        mapOut = (step.constants.flags & vksort::kFlagMapOut) != 0;
         // Few distinct keys make long digit runs that cross destination tiles; uniform keys
         // spread every tile over all 16 digits.
         const hostdata::Distribution dist = (seed + seed / 4) % 2 == 0 ? vktest::dist(hostdata::Distribution::Few, 50)
@@ -386,7 +402,8 @@ struct ReorderCase {
         const vksort::ScratchLayout& l = rig.layout();
         uint8_t* keys = step.set == kSetForward ? before.keys.data() : before.scratchKeys(l);
         uint8_t* values = step.set == kSetForward ? before.values.data() : before.scratchValues(l);
-        std::memcpy(keys, input.keys.data(), input.keys.size());
+        const std::vector<uint8_t> stored = storedKeys(input, order, mapIn);
+        std::memcpy(keys, stored.data(), stored.size());
         if (rig.valueBytes() != 0) std::memcpy(values, input.values.data(), input.values.size());
     }
 
@@ -398,11 +415,12 @@ struct ReorderCase {
         const vksort::ScratchLayout& l = rig.layout();
         const uint32_t kb = rig.keyBytes(), vb = rig.valueBytes();
         PassRig::Ranges want = before;
+        const std::vector<uint8_t> stored = storedKeys(input, order, mapOut);
         uint8_t* keys = step.set == kSetForward ? want.scratchKeys(l) : want.keys.data();
         uint8_t* values = step.set == kSetForward ? want.scratchValues(l) : want.values.data();
         for (uint32_t j = 0; j < input.count; ++j) {
             const uint32_t i = source[j];
-            std::memcpy(keys + size_t(j) * kb, input.keys.data() + size_t(i) * kb, kb);
+            std::memcpy(keys + size_t(j) * kb, stored.data() + size_t(i) * kb, kb);
             if (index) std::memcpy(values + size_t(j) * 4, &i, 4);
             else if (vb != 0) std::memcpy(values + size_t(j) * vb, input.values.data() + size_t(i) * vb, vb);
         }

@@ -151,6 +151,7 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
         REQUIRE(single.stepCount == 1);
         CHECK(single.steps[0].kernel == Kernel::Single);
         CHECK(single.steps[0].set == (pass % 2 == 1 ? kSetForward : kSetInPlace));
+        CHECK((single.steps[0].constants.flags & (kFlagMapIn | kFlagMapOut)) == (kFlagMapIn | kFlagMapOut));
       }
     }
 }
@@ -315,6 +316,7 @@ TEST_CASE("program: the indirect program launches every step from the setup's ar
         CHECK(p.steps[1].constants.maxCount == in.maxCount);
         CHECK(p.steps[2].kernel == Kernel::Single);
         CHECK(p.steps[2].argsWord == kInfoSingleArgs);
+        CHECK((p.steps[2].constants.flags & (kFlagMapIn | kFlagMapOut)) == (kFlagMapIn | kFlagMapOut));
         // Both paths are recorded: the setup gives the one a count does not take zero workgroups.
         CHECK(countKernel(p, lookBack ? Kernel::Reorder : Kernel::ReorderScan) == 8);
         CHECK(countKernel(p, Kernel::Scan) == (lookBack ? 0 : 8));
@@ -359,6 +361,10 @@ TEST_CASE("program: every bit range of 32- and 64-bit keys", "[program]") {
                         REQUIRE((c.flags & kFlagKeyTypeMask) == kFlagKeyFloat);
                         // Argsort indices are made by the first pass only.
                         REQUIRE(((c.flags & kFlagIndexValues) != 0) == (i == first));
+                        // Keys travel between passes in sort order: the first pass maps the
+                        // caller's keys, the last maps them back.
+                        REQUIRE(((c.flags & kFlagMapIn) != 0) == (i == first));
+                        REQUIRE(((c.flags & kFlagMapOut) != 0) == (i + 1 == p.stepCount));
                         shift += kDigitBits;
                     }
                     REQUIRE(shift >= end);
