@@ -233,8 +233,10 @@ void main() {
     DigitMap map = digitMap(pc.shift, pc.endBit);
 
     Key keys[KEYS_PER_THREAD];
-    loadKeys(keys, tileBase, valid, place, map);
+    loadKeys(keys, tileBase, valid, place);
+    if (EARLY_VALUES) keysToSortOrder(keys, map);
     startLookBack(tile);
+    if (!EARLY_VALUES) keysToSortOrder(keys, map);
     setDigits(keys, valid, place, map);
     rankTile(false); // (its barriers also publish the shared words written above)
     publishCounts(tile, valid, map);

@@ -140,8 +140,10 @@ void main() {
 
     // The keys' loads first, then the counts' (their latency hides behind the ranking).
     Key keys[KEYS_PER_THREAD];
-    loadKeys(keys, tileBase, valid, place, map);
+    loadKeys(keys, tileBase, valid, place);
+    if (EARLY_VALUES) keysToSortOrder(keys, map);
     fetchDigitStarts(tile, tiles);
+    if (!EARLY_VALUES) keysToSortOrder(keys, map);
     setDigits(keys, valid, place, map);
     rankTile(false); // (its barriers also publish the shared words written above)
     placeDigits();

@@ -20,7 +20,8 @@ void main() {
     Key keys[KEYS_PER_THREAD];
     Value values[KEYS_PER_THREAD];
     DigitMap map = digitMap(pc.shift, pc.endBit);
-    loadKeys(keys, 0u, count, place, map);
+    loadKeys(keys, 0u, count, place);
+    keysToSortOrder(keys, map);
     loadValues(values, 0u, count, place);
     for (uint shift = pc.shift; shift < pc.endBit; shift += kDigitBits) {
         // Slots past the count keep the largest digit in every pass, so they stay at the end.

@@ -6,15 +6,14 @@
 layout(constant_id = kSpecKeysPerThread) const uint KEYS_PER_THREAD = 16;
 const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 
-// The keys of the tile at `tileBase` in tile-slot order (tileSlot), in sort order (mapped here
-// if this dispatch reads the caller's keys: common.glsl): keys[j] is slot tileSlot(place, j), and
-// slots from `valid` on (past the input) hold Key(0u) or its mapping. All loads are issued before
-// any is used.
+// The keys of the tile at `tileBase` in tile-slot order (tileSlot): keys[j] is slot
+// tileSlot(place, j), and slots from `valid` on (past the input) hold Key(0u). All loads are
+// issued before any is used.
 //
 // Here and in every per-key loop of the reorders, a whole tile (valid == TILE_SIZE, every tile but
 // the last) takes a copy of the loop without the per-key test against `valid`: the reorders are
 // bound by instruction issue on the H100, and the tests cost 3% at 2^24 keys (docs/PERFORMANCE.md).
-void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place, DigitMap map) {
+void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     if (valid == TILE_SIZE) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
     } else {
@@ -23,6 +22,13 @@ void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayo
             keys[j] = slot < valid ? keysIn[tileBase + slot] : Key(0u);
         }
     }
+}
+
+// The loaded keys in sort order: mapped if this dispatch reads the caller's keys (common.glsl).
+// Where the reorders call it is measured (docs/PERFORMANCE.md, ninth session): after the loads of
+// the tables, except with EARLY_VALUES, where it follows the keys' loads. The other way round each
+// lost 2-7% at 2^24 keys on the H100.
+void keysToSortOrder(inout Key keys[KEYS_PER_THREAD], DigitMap map) {
     if (mapsKeysIn(map)) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = orderedKey(keys[j], map);
     }
