@@ -20,13 +20,6 @@ uint destinationOf(Key key, uint slot, DigitMap map) {
 // the last pass (common.glsl); `keys` itself stays in sort order for scatterValues.
 void scatterKeys(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
     bool back = mapsKeysOut(map);
-    if (valid == TILE_SIZE) {
-        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-            uint slot = tileSlot(place, j);
-            keysOut[destinationOf(keys[j], slot, map)] = back ? callerKey(keys[j], map) : keys[j];
-        }
-        return;
-    }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
         if (slot < valid) keysOut[destinationOf(keys[j], slot, map)] = back ? callerKey(keys[j], map) : keys[j];

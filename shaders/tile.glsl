@@ -4,15 +4,22 @@
 // Included after common.glsl by every pass but the scan.
 
 layout(constant_id = kSpecKeysPerThread) const uint KEYS_PER_THREAD = 16;
+#ifndef VKSORT_WHOLE_TILE_LOOPS
+#define VKSORT_WHOLE_TILE_LOOPS 1
+#endif
 const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 
 // The keys of the tile at `tileBase` in tile-slot order (tileSlot): keys[j] is slot
 // tileSlot(place, j), and slots from `valid` on (past the input) hold Key(0u). All loads are
 // issued before any is used.
 //
-// Here and in every per-key loop of the reorders, a whole tile (valid == TILE_SIZE, every tile but
-// the last) takes a copy of the loop without the per-key test against `valid`: the reorders are
-// bound by instruction issue on the H100, and the tests cost 3% at 2^24 keys (docs/PERFORMANCE.md).
+// Here and in the reorders' setDigits, scatterKeysCountingNext and scatterValues, a whole tile
+// (valid == TILE_SIZE, every tile but the last) takes a copy of the per-key loop without the test
+// against `valid`: the reorders are bound by instruction issue on the H100, and the tests cost
+// about 3% at 2^24 keys. Each copy also costs compile time when a sorter is created, so the other
+// loops (loadValues, scatterKeys, and the single-workgroup sort's, VKSORT_WHOLE_TILE_LOOPS 0) keep
+// one: with copies there too, creating a sorter of every format from a cold cache took a third
+// longer on the H100 (docs/PERFORMANCE.md, ninth session).
 void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     if (valid == TILE_SIZE) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
@@ -38,19 +45,6 @@ void keysToSortOrder(inout Key keys[KEYS_PER_THREAD], DigitMap map) {
 // pass) each slot's input index instead. Without values (VALUE_WORDS == 0) it loads nothing.
 void loadValues(out Value values[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     bool index = (pc.flags & kFlagIndexValues) != 0u;
-    if (valid == TILE_SIZE) {
-        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-            uint slot = tileSlot(place, j);
-#if VKSORT_VALUE_WORDS == 1
-            values[j] = index ? tileBase + slot : valuesIn[tileBase + slot];
-#elif VKSORT_VALUE_WORDS == 2
-            values[j] = valuesIn[tileBase + slot];
-#else
-            values[j] = 0u;
-#endif
-        }
-        return;
-    }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
 #if VKSORT_VALUE_WORDS == 1
