@@ -33,8 +33,8 @@ void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayo
 
 // The loaded keys in sort order: mapped if this dispatch reads the caller's keys (common.glsl).
 // Where the reorders call it is measured (docs/PERFORMANCE.md, ninth session): after the loads of
-// the tables, except with EARLY_VALUES, where it follows the keys' loads. The other way round each
-// lost 2-7% at 2^24 keys on the H100.
+// the tables, except with EARLY_VALUES, where it follows the keys' loads. The other way round
+// they lost 2.3% (pairs) to 10% (u64 keys) at 2^24 keys on the H100.
 void keysToSortOrder(inout Key keys[KEYS_PER_THREAD], DigitMap map) {
     if (mapsKeysIn(map)) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = orderedKey(keys[j], map);
