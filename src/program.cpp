@@ -122,6 +122,8 @@ struct Builder {
         // The set that leaves a whole-sort dispatch's result where the passes would leave theirs.
         const BindingSet singleSet = passCount % 2 == 1 ? kSetForward : kSetInPlace;
         const uint32_t indexFlag = in.indexValues ? kFlagIndexValues : 0u;
+        // The single-workgroup sort is the first pass and the last at once.
+        const uint32_t singleFlags = indexFlag | kFlagMapIn | kFlagMapOut;
 
         if (!in.indirect && in.count == 0) {
             out.leadingTimestamps = out.timestampCount; // nothing to sort; a profiler still gets its queries
@@ -129,7 +131,7 @@ struct Builder {
         }
         if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {
             Step& single = add(Kernel::Single, 0, singleSet);
-            single.constants.flags |= indexFlag | kFlagMapIn | kFlagMapOut;
+            single.constants.flags |= singleFlags;
             single.grid = Grid{1, 1};
             single.barrier = Barrier::None;
             timestampsThrough(out.timestampCount - 1);
@@ -155,7 +157,7 @@ struct Builder {
         }
         if (in.indirect) {
             Step& single = add(Kernel::Single, 0, singleSet);
-            single.constants.flags |= indexFlag | kFlagMapIn | kFlagMapOut;
+            single.constants.flags |= singleFlags;
             single.argsWord = kInfoSingleArgs;
         }
         if (in.lookBack) {
