@@ -13,13 +13,14 @@ const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 // tileSlot(place, j), and slots from `valid` on (past the input) hold Key(0u). All loads are
 // issued before any is used.
 //
-// Here and in the reorders' setDigits, scatterKeysCountingNext and scatterValues, a whole tile
-// (valid == TILE_SIZE, every tile but the last) takes a copy of the per-key loop without the test
-// against `valid`: the reorders are bound by instruction issue on the H100, and the tests cost
-// about 3% at 2^24 keys. Each copy also costs compile time when a sorter is created, so the other
-// loops (loadValues, scatterKeys, and the single-workgroup sort's, VKSORT_WHOLE_TILE_LOOPS 0) keep
-// one: with copies there too, creating a sorter of every format from a cold cache took a third
-// longer on the H100 (docs/PERFORMANCE.md, ninth session).
+// Here and in the reorders' loadValues, setDigits, scatterKeysCountingNext and scatterValues, a
+// whole tile (valid == TILE_SIZE, every tile but the last) takes a copy of the per-key loop
+// without the test against `valid`: the reorders are bound by instruction issue on the H100, and
+// the tests cost about 3% at 2^24 keys (4% for u32:u32 pairs in loadValues alone). Each copy also
+// costs compile time when a sorter is created, so scatterKeys and the single-workgroup sort
+// (VKSORT_WHOLE_TILE_LOOPS 0) keep one loop: with copies there too, creating a sorter of every
+// format from a cold cache took a third longer on the H100 (docs/PERFORMANCE.md, ninth and tenth
+// sessions).
 void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     if (valid == TILE_SIZE) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
@@ -45,6 +46,19 @@ void keysToSortOrder(inout Key keys[KEYS_PER_THREAD], DigitMap map) {
 // pass) each slot's input index instead. Without values (VALUE_WORDS == 0) it loads nothing.
 void loadValues(out Value values[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     bool index = (pc.flags & kFlagIndexValues) != 0u;
+    if (VKSORT_WHOLE_TILE_LOOPS != 0 && valid == TILE_SIZE) {
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+            uint slot = tileSlot(place, j);
+#if VKSORT_VALUE_WORDS == 1
+            values[j] = index ? tileBase + slot : valuesIn[tileBase + slot];
+#elif VKSORT_VALUE_WORDS == 2
+            values[j] = valuesIn[tileBase + slot];
+#else
+            values[j] = 0u;
+#endif
+        }
+        return;
+    }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
 #if VKSORT_VALUE_WORDS == 1
