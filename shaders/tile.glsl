@@ -13,14 +13,15 @@ const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 // tileSlot(place, j), and slots from `valid` on (past the input) hold Key(0u). All loads are
 // issued before any is used.
 //
-// Here and in the reorders' loadValues, setDigits, scatterKeysCountingNext and scatterValues, a
-// whole tile (valid == TILE_SIZE, every tile but the last) takes a copy of the per-key loop
-// without the test against `valid`: the reorders are bound by instruction issue on the H100, and
-// the tests cost about 3% at 2^24 keys (4% for u32:u32 pairs in loadValues alone). Each copy also
-// costs compile time when a sorter is created, so scatterKeys and the single-workgroup sort
-// (VKSORT_WHOLE_TILE_LOOPS 0) keep one loop: with copies there too, creating a sorter of every
-// format from a cold cache took a third longer on the H100 (docs/PERFORMANCE.md, ninth and tenth
-// sessions).
+// Here (in every kernel) and in the reorders' loadValues, setDigits, scatterKeysCountingNext and
+// scatterValues, a whole tile (valid == TILE_SIZE: every tile but a partial last one) takes a copy
+// of the per-key loop without the test against `valid`: the reorders are bound by instruction
+// issue on the H100, and the tests cost about 3% at 2^24 keys (4% for u32:u32 pairs in loadValues
+// alone). Copies make the binaries larger and may cost compile time when a sorter is created, so
+// scatterKeys and the single-workgroup sort's loadValues and setDigits (VKSORT_WHOLE_TILE_LOOPS 0)
+// keep one loop: with copies in every loop (c50cb8a), creating a sorter of every format from a cold
+// cache took 36% longer on the H100 than with 8f80d32's kernels; loadValues' copy alone stayed
+// within the spread (docs/PERFORMANCE.md, ninth and tenth sessions).
 void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     if (valid == TILE_SIZE) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];

@@ -1,8 +1,10 @@
 #!/bin/bash
 # Call 74 (H100): the docs sweep of main (a48e049, kernels 01516cf) with CUB in the same command; pipeline-stats.
+# The build is F (default .gpu/b/m10, a48e049) and the file names' device N (default h100): calls 78 and 79 set
+# F=.gpu/b/m11 (b5ba7c6), call 79 N=h200. (Call 74 ran it with F fixed to .gpu/b/m10, before F could be set.)
 cd "$(dirname "$0")/.."
 R="bash .gpu/run.sh"
-F=.gpu/b/m10
+F=${F:-.gpu/b/m10}
 N=${N:-h100}
 O=$OUT/d; mkdir -p $O
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $O/smi.txt 2>&1
