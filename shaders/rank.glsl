@@ -31,7 +31,7 @@ uint rankOf(uint j) { return g_digitRank[j] & 0xFFFFu; }
 // input). Those are last in input order, so the stable rank puts them after every real key, at
 // sorted slots >= valid, which no pass writes.
 void setDigits(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
-    if (VKSORT_WHOLE_TILE_LOOPS != 0 && valid == TILE_SIZE) { // (see tile.glsl: whole tiles skip the per-key tests)
+    if (VKSORT_WHOLE_TILE_COPY(valid)) { // (see tile.glsl: whole tiles skip the per-key tests)
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) g_digitRank[j] = digitOf(keys[j], map) << 16u;
         return;
     }

@@ -8,6 +8,8 @@ layout(constant_id = kSpecKeysPerThread) const uint KEYS_PER_THREAD = 16;
 #define VKSORT_WHOLE_TILE_LOOPS 1
 #endif
 const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
+// Whether a loop that the single-workgroup sort keeps single takes its whole-tile copy (below).
+#define VKSORT_WHOLE_TILE_COPY(valid) (VKSORT_WHOLE_TILE_LOOPS != 0 && (valid) == TILE_SIZE)
 
 // The keys of the tile at `tileBase` in tile-slot order (tileSlot): keys[j] is slot
 // tileSlot(place, j), and slots from `valid` on (past the input) hold Key(0u). All loads are
@@ -47,7 +49,7 @@ void keysToSortOrder(inout Key keys[KEYS_PER_THREAD], DigitMap map) {
 // pass) each slot's input index instead. Without values (VALUE_WORDS == 0) it loads nothing.
 void loadValues(out Value values[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     bool index = (pc.flags & kFlagIndexValues) != 0u;
-    if (VKSORT_WHOLE_TILE_LOOPS != 0 && valid == TILE_SIZE) {
+    if (VKSORT_WHOLE_TILE_COPY(valid)) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
             uint slot = tileSlot(place, j);
 #if VKSORT_VALUE_WORDS == 1
