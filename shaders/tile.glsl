@@ -45,31 +45,34 @@ void keysToSortOrder(inout Key keys[KEYS_PER_THREAD], DigitMap map) {
     }
 }
 
-// The values of the same slots (0 from `valid` on); with kFlagIndexValues (an argsort's first
-// pass) each slot's input index instead. Without values (VALUE_WORDS == 0) it loads nothing.
+// The value of tile slot `slot` of the tile at `tileBase`, or with `index` (kFlagIndexValues: an
+// argsort's first pass) the slot's input index; 0 without values (VALUE_WORDS == 0). A macro, and no
+// test in the partial loop without values, so that loadValues compiles to the same SPIR-V as the
+// measured kernels, whose loops each wrote this expression out (a function call renumbers it).
+#if VKSORT_VALUE_WORDS == 1
+#define VKSORT_VALUE_AT(tileBase, slot, index) ((index) ? (tileBase) + (slot) : valuesIn[(tileBase) + (slot)])
+#elif VKSORT_VALUE_WORDS == 2
+#define VKSORT_VALUE_AT(tileBase, slot, index) valuesIn[(tileBase) + (slot)]
+#else
+#define VKSORT_VALUE_AT(tileBase, slot, index) 0u
+#endif
+
+// The values of the same slots as loadKeys (0 from `valid` on). Without values it loads nothing.
 void loadValues(out Value values[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     bool index = (pc.flags & kFlagIndexValues) != 0u;
     if (VKSORT_WHOLE_TILE_COPY(valid)) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
             uint slot = tileSlot(place, j);
-#if VKSORT_VALUE_WORDS == 1
-            values[j] = index ? tileBase + slot : valuesIn[tileBase + slot];
-#elif VKSORT_VALUE_WORDS == 2
-            values[j] = valuesIn[tileBase + slot];
-#else
-            values[j] = 0u;
-#endif
+            values[j] = VKSORT_VALUE_AT(tileBase, slot, index);
         }
         return;
     }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
-#if VKSORT_VALUE_WORDS == 1
-        values[j] = slot < valid ? (index ? tileBase + slot : valuesIn[tileBase + slot]) : 0u;
-#elif VKSORT_VALUE_WORDS == 2
-        values[j] = slot < valid ? valuesIn[tileBase + slot] : uvec2(0u);
-#else
+#if VKSORT_VALUE_WORDS == 0
         values[j] = 0u;
+#else
+        values[j] = slot < valid ? VKSORT_VALUE_AT(tileBase, slot, index) : Value(0u);
 #endif
     }
 }
