@@ -17,6 +17,12 @@ bool overlap(const VksortBufferRange& a, const VksortBufferRange& b) {
     return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
 }
 
+// Frees what vksortCreateBindings made; the caller keeps the sorter's count of live bindings.
+void release(const VksortSorter_T& sorter, VksortBindings bindings) {
+    if (bindings->pool != VK_NULL_HANDLE) sorter.fn.vkDestroyDescriptorPool(sorter.device, bindings->pool, sorter.allocator());
+    delete bindings;
+}
+
 } // namespace
 
 extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
@@ -29,7 +35,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
 
     VksortMemoryRequirementsInfo requirementsInfo{nullptr, info.maxCount, info.keyType, info.valueType};
     VksortMemoryRequirements required{};
-    VkResult result = vksortGetMemoryRequirements(sorter, &requirementsInfo, &required);
+    VkResult result = memoryRequirements(*sorter, requirementsInfo, __func__, &required);
     if (result != VK_SUCCESS) return result;
 
     bool hasValues = info.valueType != VKSORT_VALUE_TYPE_NONE;
@@ -44,6 +50,8 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     for (const Check& c : checks) {
         if (c.need.size == 0) continue;
         VKSORT_REQUIRE(c.range.buffer != VK_NULL_HANDLE, std::string(c.name) + ".buffer must not be VK_NULL_HANDLE");
+        VKSORT_REQUIRE(c.range.size != VK_WHOLE_SIZE, std::string(c.name) + ".size is VK_WHOLE_SIZE: give the range's "
+                                                      "size in bytes (vksort cannot ask Vulkan how large a buffer is)");
         VKSORT_REQUIRE(c.range.offset % c.need.alignment == 0,
                        rangeText(c.name, c.range) + ": the offset must be a multiple of " +
                            std::to_string(c.need.alignment));
@@ -89,7 +97,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     allocateInfo.pSetLayouts = layouts;
     result = fn.vkAllocateDescriptorSets(sorter->device, &allocateInfo, bindings->sets);
     if (result != VK_SUCCESS) {
-        vksortDestroyBindings(sorter, bindings);
+        release(*sorter, bindings);
         return sorter->fail(result, __func__, "vkAllocateDescriptorSets failed");
     }
 
@@ -130,6 +138,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
         write(bindings->sets[set], kBindingTables, &tables);
     }
     fn.vkUpdateDescriptorSets(sorter->device, writeCount, writes, 0, nullptr);
+    ++sorter->liveBindings;
     *pBindings = bindings;
     return VK_SUCCESS;
 }
@@ -138,8 +147,6 @@ extern "C" void vksortDestroyBindings(VksortSorter sorter, VksortBindings bindin
     if (bindings == nullptr) return;
     VKSORT_REQUIRE_VOID(sorter != nullptr, "sorter must not be NULL");
     VKSORT_REQUIRE_VOID(bindings->sorter == sorter, "bindings were created with another sorter");
-    if (bindings->pool != VK_NULL_HANDLE) {
-        sorter->fn.vkDestroyDescriptorPool(sorter->device, bindings->pool, sorter->allocator());
-    }
-    delete bindings;
+    --sorter->liveBindings;
+    release(*sorter, bindings);
 }

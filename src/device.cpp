@@ -82,6 +82,7 @@ VkResult queryDevice(const Functions& fn, VkPhysicalDevice physicalDevice, uint3
         VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
         features.pNext = &sizeFeatures;
         fn.vkGetPhysicalDeviceFeatures2(physicalDevice, &features);
+        out.subgroupSizeControl = sizeFeatures.subgroupSizeControl == VK_TRUE;
         out.computeFullSubgroups = sizeFeatures.computeFullSubgroups == VK_TRUE;
     }
     const VkPhysicalDeviceLimits& limits = basic.limits;

@@ -1,9 +1,10 @@
 // What the public handles point to. Both are immutable after creation (see THREADS in the
-// public header): recording only reads them.
+// public header), except a sorter's count of live bindings: recording only reads them.
 #pragma once
 
 #include <vksort/vksort.h>
 
+#include <atomic>
 #include <string>
 
 #include "bindings.hpp"
@@ -30,6 +31,10 @@ struct VksortSorter_T {
     vksort::Pipelines pipelines;
     PFN_vksortMessageCallback messageCallback = nullptr;
     void* messageUserData = nullptr;
+    // Bindings created and not yet destroyed: a sorter with any is not destroyed, so no bindings
+    // outlive the sorter their tables were planned for (and a later sorter at the same address
+    // cannot inherit them). Atomic: bindings of one sorter are created and destroyed on any thread.
+    std::atomic<uint32_t> liveBindings{0};
 
     const VkAllocationCallbacks* allocator() const { return hasAllocator ? &allocatorCopy : nullptr; }
     // Explains an error VkResult through the caller's message callback, and returns it.
@@ -59,6 +64,9 @@ uint64_t scratchAlignment(const VksortSorter_T& sorter);
 bool validValueType(VksortValueType type);
 // Whether the sorter compiled the pipelines of this format (see VksortSorterCreateInfo::keyTypes).
 bool serves(const VksortSorter_T& sorter, VksortKeyType keyType, VksortValueType valueType);
+// vksortGetMemoryRequirements without its NULL checks; invalid usage is reported as `function`'s.
+VkResult memoryRequirements(const VksortSorter_T& sorter, const VksortMemoryRequirementsInfo& info,
+                            const char* function, VksortMemoryRequirements* requirements);
 // Indices of Pipelines::pipeline (key width, value width).
 inline uint32_t keyWidthIndex(VksortKeyType type) { return vksortKeySize(type) == 8 ? 1u : 0u; }
 inline uint32_t valueWidthIndex(VksortValueType type) { return vksortValueSize(type) / 4u; }

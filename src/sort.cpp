@@ -31,6 +31,12 @@ VkResult planSort(VksortSorter sorter, const VksortSortInfo* pInfo, PassPlan* pl
     if (!planPasses(vksortKeySize(bindings->keyType) * 8u, pInfo->beginBit, pInfo->endBit, plan, &reason)) {
         return invalidUsage(function, reason);
     }
+    // Vulkan cannot tell a pool's size, but query indices past UINT32_MAX would wrap onto query 0.
+    const uint32_t queries = vksortTimestampQueryCount(plan->passCount);
+    if (pInfo->timestampQueryPool != VK_NULL_HANDLE && pInfo->firstTimestampQuery > UINT32_MAX - queries) {
+        return invalidUsage(function, "firstTimestampQuery " + std::to_string(pInfo->firstTimestampQuery) + " + the " +
+                                          std::to_string(queries) + " queries of this sort pass UINT32_MAX");
+    }
     return VK_SUCCESS;
 }
 
@@ -85,9 +91,16 @@ extern "C" VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortS
     VKSORT_REQUIRE(commandBuffer != VK_NULL_HANDLE, "commandBuffer must not be VK_NULL_HANDLE");
     VKSORT_REQUIRE(countBuffer != VK_NULL_HANDLE, "countBuffer must not be VK_NULL_HANDLE");
     VKSORT_REQUIRE(countOffset % 4 == 0, "countOffset " + std::to_string(countOffset) + " must be a multiple of 4");
+    VKSORT_REQUIRE(countOffset <= VK_WHOLE_SIZE - 4, "countOffset " + std::to_string(countOffset) + " wraps around");
     PassPlan plan;
     VkResult result = planSort(sorter, pInfo, &plan, __func__, false);
     if (result != VK_SUCCESS) return result;
+    // The sort copies the count into its scratch range and writes all of that range.
+    const VksortBufferRange& scratch = pInfo->bindings->scratch;
+    VKSORT_REQUIRE(countBuffer != scratch.buffer || countOffset + 4 <= scratch.offset ||
+                       countOffset >= scratch.offset + scratch.size,
+                   "the count (countOffset " + std::to_string(countOffset) +
+                       ") lies inside the bindings' scratch range, which the sort overwrites");
     if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
     VkDescriptorBufferInfo count{countBuffer, countOffset, 4};
     recordSort(commandBuffer, *sorter, *pInfo, plan, &count);

@@ -55,6 +55,10 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
     VKSORT_REQUIRE(info.offsetMethod >= VKSORT_OFFSET_METHOD_AUTO && info.offsetMethod <= VKSORT_OFFSET_METHOD_LOOK_BACK,
                    "offsetMethod is not a VksortOffsetMethod");
+    // A period under the scan method would force nothing: no kernel it runs has a fallback.
+    VKSORT_REQUIRE(info.debugFallbackPeriod == 0 || info.offsetMethod != VKSORT_OFFSET_METHOD_SCAN,
+                   "debugFallbackPeriod needs the look-back (offsetMethod AUTO or LOOK_BACK); the scan method has no "
+                   "fallback to force");
     *pSorter = VK_NULL_HANDLE;
 
     Functions fn;
@@ -72,6 +76,11 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     if (sizeControl && !device.sizeControlKnown) {
         return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
                     "VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set but the device has no subgroup size control");
+    }
+    if (sizeControl && !device.subgroupSizeControl) {
+        return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
+                    "VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set but the device does not support the "
+                    "subgroupSizeControl feature");
     }
     uint32_t required = info.requiredSubgroupSize;
     if (required != 0) {
@@ -157,6 +166,9 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
 
 extern "C" void vksortDestroySorter(VksortSorter sorter) {
     if (sorter == nullptr) return;
+    const uint32_t live = sorter->liveBindings.load();
+    VKSORT_REQUIRE_VOID(live == 0, "bindings created with this sorter still exist (" + std::to_string(live) +
+                                       "): destroy them first; the sorter is left alive");
     destroyPipelines(sorter->fn, sorter->device, sorter->allocator(), &sorter->pipelines);
     delete sorter;
 }
@@ -195,32 +207,39 @@ extern "C" uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType
     return maxElementCount(sorter->deviceInfo.facts, sorter->tile, vksortKeySize(keyType), vksortValueSize(valueType));
 }
 
+VkResult vksort::memoryRequirements(const VksortSorter_T& sorter, const VksortMemoryRequirementsInfo& info,
+                                    const char* function, VksortMemoryRequirements* requirements) {
+    if (info.pNext != nullptr) return invalidUsage(function, "pNext must be NULL");
+    if (!validKeyType(info.keyType)) return invalidUsage(function, "keyType is not a VksortKeyType");
+    if (!validValueType(info.valueType)) return invalidUsage(function, "valueType is not a VksortValueType");
+    if (!serves(sorter, info.keyType, info.valueType)) {
+        return invalidUsage(function, "the sorter was created without this key or value type "
+                                      "(VksortSorterCreateInfo::keyTypes, valueTypes)");
+    }
+    uint32_t kb = vksortKeySize(info.keyType), vb = vksortValueSize(info.valueType);
+    uint32_t limit = maxElementCount(sorter.deviceInfo.facts, sorter.tile, kb, vb);
+    if (info.maxCount < 1 || info.maxCount > limit) {
+        return invalidUsage(function, "maxCount " + std::to_string(info.maxCount) + " must be in [1, " +
+                                          std::to_string(limit) + "] for this key and value type on this device");
+    }
+
+    uint64_t alignment = sorter.deviceInfo.facts.minStorageBufferOffsetAlignment;
+    VksortMemoryRequirements r{};
+    r.keys = {uint64_t(info.maxCount) * kb, scratchAlignment(sorter), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    if (vb != 0) r.values = {uint64_t(info.maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    ScratchLayout layout = planScratch(sorter.tile, info.maxCount, kb, vb, scratchAlignment(sorter));
+    r.scratch = {layout.totalBytes, scratchAlignment(sorter),
+                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                     VK_BUFFER_USAGE_TRANSFER_DST_BIT};
+    *requirements = r;
+    return VK_SUCCESS;
+}
+
 extern "C" VkResult vksortGetMemoryRequirements(VksortSorter sorter, const VksortMemoryRequirementsInfo* pInfo,
                                                 VksortMemoryRequirements* pRequirements) {
     VKSORT_REQUIRE(sorter != nullptr && pInfo != nullptr && pRequirements != nullptr,
                    "sorter, pInfo and pRequirements must not be NULL");
-    VKSORT_REQUIRE(pInfo->pNext == nullptr, "pNext must be NULL");
-    VKSORT_REQUIRE(validKeyType(pInfo->keyType), "keyType is not a VksortKeyType");
-    VKSORT_REQUIRE(validValueType(pInfo->valueType), "valueType is not a VksortValueType");
-    VKSORT_REQUIRE(serves(*sorter, pInfo->keyType, pInfo->valueType),
-                   "the sorter was created without this key or value type (VksortSorterCreateInfo::keyTypes, "
-                   "valueTypes)");
-    uint32_t kb = vksortKeySize(pInfo->keyType), vb = vksortValueSize(pInfo->valueType);
-    uint32_t limit = vksortGetMaxCount(sorter, pInfo->keyType, pInfo->valueType);
-    VKSORT_REQUIRE(pInfo->maxCount >= 1 && pInfo->maxCount <= limit,
-                   "maxCount " + std::to_string(pInfo->maxCount) + " must be in [1, " + std::to_string(limit) +
-                       "] for this key and value type on this device");
-
-    uint64_t alignment = sorter->deviceInfo.facts.minStorageBufferOffsetAlignment;
-    VksortMemoryRequirements r{};
-    r.keys = {uint64_t(pInfo->maxCount) * kb, scratchAlignment(*sorter), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
-    if (vb != 0) r.values = {uint64_t(pInfo->maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
-    ScratchLayout layout = planScratch(sorter->tile, pInfo->maxCount, kb, vb, scratchAlignment(*sorter));
-    r.scratch = {layout.totalBytes, scratchAlignment(*sorter),
-                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
-                     VK_BUFFER_USAGE_TRANSFER_DST_BIT};
-    *pRequirements = r;
-    return VK_SUCCESS;
+    return memoryRequirements(*sorter, *pInfo, __func__, pRequirements);
 }
 
 extern "C" VkResult vksortGetSorterPipelines(VksortSorter sorter, uint32_t* pPipelineCount,

@@ -178,10 +178,12 @@ uint32_t deviceApiVersion = 0;          // nonzero: the device reports this vers
 const char* hiddenExtension = nullptr;  // not listed by vkEnumerateDeviceExtensionProperties
 const char* missingFunction = nullptr;  // vkGet*ProcAddr returns NULL for it
 uint32_t claimedSubgroupSize = 0;       // nonzero: the device reports this as every subgroup size
+bool noSizeControlFeature = false;      // subgroupSizeControl reads VK_FALSE
 
 PFN_vkGetPhysicalDeviceProperties realProperties;
 PFN_vkGetPhysicalDeviceProperties2 realProperties2;
 PFN_vkEnumerateDeviceExtensionProperties realEnumerate;
+PFN_vkGetPhysicalDeviceFeatures2 realFeatures2;
 
 VKAPI_ATTR void VKAPI_CALL properties(VkPhysicalDevice device, VkPhysicalDeviceProperties* p) {
     realProperties(device, p);
@@ -201,6 +203,15 @@ VKAPI_ATTR void VKAPI_CALL properties2(VkPhysicalDevice device, VkPhysicalDevice
         if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES && claimedSubgroupSize != 0) {
             auto* control = reinterpret_cast<VkPhysicalDeviceSubgroupSizeControlProperties*>(s);
             control->minSubgroupSize = control->maxSubgroupSize = claimedSubgroupSize;
+        }
+    }
+}
+
+VKAPI_ATTR void VKAPI_CALL features2(VkPhysicalDevice device, VkPhysicalDeviceFeatures2* f) {
+    realFeatures2(device, f);
+    for (auto* s = static_cast<VkBaseOutStructure*>(f->pNext); s != nullptr; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES && noSizeControlFeature) {
+            reinterpret_cast<VkPhysicalDeviceSubgroupSizeControlFeatures*>(s)->subgroupSizeControl = VK_FALSE;
         }
     }
 }
@@ -238,6 +249,11 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getInstanceProcAddr(VkInstance instance
         realProperties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(real);
         return reinterpret_cast<PFN_vkVoidFunction>(properties2);
     }
+    if (std::strcmp(name, "vkGetPhysicalDeviceFeatures2") == 0 ||
+        std::strcmp(name, "vkGetPhysicalDeviceFeatures2KHR") == 0) {
+        realFeatures2 = reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(features2);
+    }
     if (std::strcmp(name, "vkEnumerateDeviceExtensionProperties") == 0) {
         realEnumerate = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(real);
         return reinterpret_cast<PFN_vkVoidFunction>(enumerate);
@@ -262,6 +278,7 @@ struct Scope {
         hiddenExtension = nullptr;
         missingFunction = nullptr;
         claimedSubgroupSize = 0;
+        noSizeControlFeature = false;
     }
 };
 
@@ -331,6 +348,12 @@ TEST_CASE("sorter creation: size control requested from a device without it", "[
     info.apiVersion = VK_API_VERSION_1_1;
     info.flags = VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT;
     expectCreationFailure(info, VK_ERROR_FEATURE_NOT_PRESENT, {"VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT"});
+    // The extension listed (or Vulkan 1.3), but the subgroupSizeControl feature unsupported.
+    fake::hiddenExtension = nullptr;
+    fake::noSizeControlFeature = true;
+    info = fake::createInfo();
+    info.flags = VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT;
+    expectCreationFailure(info, VK_ERROR_FEATURE_NOT_PRESENT, {"subgroupSizeControl feature"});
     vktest::requireCleanValidation();
 }
 
@@ -498,11 +521,14 @@ TEST_CASE("bindings: null pointers, pNext, capacity, enums, buffers, sizes, alig
     info = f.good;
     info.maxCount = 0;
     EXPECT_INVALID(create(info), "maxCount 0");
+    // The capacity and format checks are vksortGetMemoryRequirements', reported as the caller's.
+    CHECK(recorder.lastContains("vksortCreateBindings: "));
     info.maxCount = UINT32_MAX;
     EXPECT_INVALID(create(info), "maxCount");
     info = f.good;
     info.keyType = VksortKeyType(6);
     EXPECT_INVALID(create(info), "keyType");
+    CHECK(recorder.lastContains("vksortCreateBindings: "));
     info = f.good;
     info.valueType = VksortValueType(4);
     EXPECT_INVALID(create(info), "valueType");
@@ -537,6 +563,13 @@ TEST_CASE("bindings: null pointers, pNext, capacity, enums, buffers, sizes, alig
         (info.*range.member).offset = UINT64_MAX / range.need.alignment * range.need.alignment;
         (info.*range.member).size = UINT64_MAX / 2;
         EXPECT_INVALID(create(info), "wraps");
+        // vksort cannot learn a buffer's size, so VK_WHOLE_SIZE would claim a size nobody checked.
+        for (VkDeviceSize offset : {VkDeviceSize(0), range.need.alignment}) {
+            info = f.good;
+            (info.*range.member).offset = offset;
+            (info.*range.member).size = VK_WHOLE_SIZE;
+            EXPECT_INVALID(create(info), std::string(range.name) + ".size is VK_WHOLE_SIZE");
+        }
     }
 
     // Overlaps inside one buffer: every pair of ranges, by one alignment unit.
@@ -692,7 +725,25 @@ TEST_CASE("sorting: null handles, pNext, count, order, bit ranges, and nothing r
         info.count = 0; // even with nothing to sort: the request is still wrong
         both(info, "bit range", __LINE__);
     }
+    // Timestamp queries past UINT32_MAX would wrap onto the pool's first ones (8 passes: 10 queries).
+    VkQueryPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    poolInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    poolInfo.queryCount = 16;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    REQUIRE(vkCreateQueryPool(vktest::context().device(), &poolInfo, nullptr, &pool) == VK_SUCCESS);
+    info = good;
+    info.timestampQueryPool = pool;
+    for (uint32_t first : {UINT32_MAX - 9, UINT32_MAX}) {
+        info.firstTimestampQuery = first;
+        both(info, "firstTimestampQuery " + std::to_string(first), __LINE__);
+    }
     CHECK(std::memcmp(&result, &untouched, sizeof result) == 0);
+    info.firstTimestampQuery = UINT32_MAX - 10; // the last 10 indices: only the pool's size can refuse them
+    CHECK(vksortGetSortResult(sorter, &info, &result) == VK_SUCCESS);
+    info.timestampQueryPool = VK_NULL_HANDLE; // without a pool the index is not read
+    info.firstTimestampQuery = UINT32_MAX;
+    CHECK(vksortGetSortResult(sorter, &info, &result) == VK_SUCCESS);
+    vkDestroyQueryPool(vktest::context().device(), pool, nullptr);
 
     // Count 0 is valid and records nothing, timestamps included; the result is still reported.
     info = good;
@@ -758,6 +809,11 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     info.valueTypes = 0;
     info.offsetMethod = VksortOffsetMethod(3);
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "offsetMethod");
+    // A fallback period forces the look-back's fallback; the scan has none, so it would force nothing.
+    info.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
+    info.debugFallbackPeriod = 3;
+    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "debugFallbackPeriod");
+    info.debugFallbackPeriod = 0;
     info.offsetMethod = VKSORT_OFFSET_METHOD_AUTO;
 
     // Every format: the setup, 6 reorders and 6 single-workgroup sorts; the look-back adds 2
@@ -818,6 +874,90 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     EXPECT_INVALID(vksortCreateBindings(sorter, &bi, &bindings), "created without this key or value type");
     CHECK(bindings == VK_NULL_HANDLE);
     vksortDestroySorter(sorter);
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("indirect sorting: the count's buffer and offset, and vksortCmdSort's checks", "[misuse]") {
+    AssertRecorder recorder;
+    vkctx::Context& ctx = vktest::context();
+    VksortSorter sorter = vktest::sorter({0, 0, 0, true});
+    VksortSorter other = vktest::sorter({16, 4, 0, true});
+    vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, 1000);
+    vktest::BindingsRig otherRig(ctx, other, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, 1000);
+    vkctx::Buffer count = ctx.createBuffer(64, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
+    Recording recording;
+    const VkCommandBuffer cmd = recording.cmd;
+    VksortSortInfo good{};
+    good.bindings = rig.bindings();
+    auto indirect = [&](const VksortSortInfo& info, VkBuffer buffer, VkDeviceSize offset) {
+        return vksortCmdSortIndirect(cmd, sorter, &info, buffer, offset, nullptr);
+    };
+
+    EXPECT_INVALID(vksortCmdSortIndirect(VK_NULL_HANDLE, sorter, &good, count.buffer, 0, nullptr), "commandBuffer");
+    EXPECT_INVALID(vksortCmdSortIndirect(cmd, VK_NULL_HANDLE, &good, count.buffer, 0, nullptr), "sorter");
+    EXPECT_INVALID(vksortCmdSortIndirect(cmd, sorter, nullptr, count.buffer, 0, nullptr), "pInfo");
+    EXPECT_INVALID(indirect(good, VK_NULL_HANDLE, 0), "countBuffer");
+    EXPECT_INVALID(indirect(good, count.buffer, 2), "countOffset 2 must be a multiple of 4");
+    EXPECT_INVALID(indirect(good, count.buffer, UINT64_MAX - 3), "wraps");
+    int extension = 0;
+    VksortSortInfo info = good;
+    info.pNext = &extension;
+    EXPECT_INVALID(indirect(info, count.buffer, 0), "pNext");
+    info = good;
+    info.bindings = VK_NULL_HANDLE;
+    EXPECT_INVALID(indirect(info, count.buffer, 0), "bindings");
+    info.bindings = otherRig.bindings();
+    EXPECT_INVALID(indirect(info, count.buffer, 0), "another sorter");
+    info = good;
+    info.order = VksortOrder(2);
+    EXPECT_INVALID(indirect(info, count.buffer, 0), "order");
+    info = good;
+    info.beginBit = 8;
+    info.endBit = 8;
+    EXPECT_INVALID(indirect(info, count.buffer, 0), "bit range");
+
+    // The count inside the scratch range the sort overwrites (and copies the count into).
+    VksortSortResult where{};
+    REQUIRE(vksortGetSortResult(sorter, &good, &where) == VK_SUCCESS);
+    REQUIRE(where.fallbackCount.buffer == rig.scratchBuffer());
+    for (VkDeviceSize offset : {where.fallbackCount.offset, where.fallbackCount.offset - 4}) {
+        EXPECT_INVALID(indirect(good, rig.scratchBuffer(), offset), "scratch range");
+    }
+    // The count of host sorts is not read: it may be anything.
+    info = good;
+    info.count = UINT32_MAX;
+    const uint32_t commandsBefore = vktest::commandLog().commands;
+    CHECK(indirect(info, count.buffer, 60) == VK_SUCCESS);
+    CHECK(vktest::commandLog().commands > commandsBefore);
+    ctx.destroyBuffer(count);
+    vktest::requireCleanValidation();
+}
+
+TEST_CASE("a sorter whose bindings still exist is not destroyed", "[misuse]") {
+    // Bindings keep tables planned for their sorter's tile: once it is gone they must be too, or
+    // a later sorter created at the same address would accept them.
+    AssertRecorder recorder;
+    vkctx::Context& ctx = vktest::context();
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, {0, 0, 0, true});
+    info.keyTypes = VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_UINT32);
+    info.valueTypes = VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_NONE);
+    VksortSorter sorter = VK_NULL_HANDLE;
+    REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
+    {
+        vktest::BindingsRig first(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, 5000);
+        {
+            vktest::BindingsRig second(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, 100);
+            EXPECT_INVALID_VOID(vksortDestroySorter(sorter), "still exist (2)");
+        }
+        EXPECT_INVALID_VOID(vksortDestroySorter(sorter), "still exist (1)");
+        // Refused, the sorter is whole: it still sorts.
+        vktest::Case c;
+        c.count = 5000;
+        vktest::sortAndCheck(c, sorter);
+    }
+    const size_t messages = recorder.messages().size();
+    vksortDestroySorter(sorter);
+    CHECK(recorder.messages().size() == messages);
     vktest::requireCleanValidation();
 }
 

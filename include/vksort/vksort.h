@@ -15,10 +15,11 @@
  *   range (8 passes for 32-bit keys, 16 for 64-bit keys). Each pass moves the keys (and values)
  *   stably by one digit into the other buffer of a ping-pong pair: your keys buffer and a
  *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
- *   their input order, and values move with their keys. What is recorded depends on the count:
- *   up to singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup;
- *   otherwise one of two offset methods (VksortOffsetMethod; the sorter picks per sort, from
- *   its device's tuning). The scan method: the first pass's digit counts per tile, then per pass
+ *   their input order, and values move with their keys. What vksortCmdSort records depends on
+ *   the count: up to singleDispatchMaxCount keys, one dispatch that runs every pass in one
+ *   workgroup; otherwise one of two offset methods (VksortOffsetMethod; the sorter picks per
+ *   sort, from its device's tuning). vksortCmdSortIndirect records both paths, the method its
+ *   bindings' maxCount picks, and lets the count read on the GPU launch one of them. The scan method: the first pass's digit counts per tile, then per pass
  *   a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
  *   and a reorder dispatch that also counts the next pass's digits; no workgroup ever waits for
  *   another. The look-back method: a small setup dispatch, a histogram
@@ -57,7 +58,9 @@
  *   After: the result is written by COMPUTE_SHADER with SHADER_WRITE; put a barrier from there
  *     to your consumer's stage and access before you read it. Its last accesses to the scratch
  *     buffer are COMPUTE_SHADER reads and writes (and, for vksortCmdSortIndirect, DRAW_INDIRECT
- *     INDIRECT_COMMAND_READ); include those stages before you reuse it.
+ *     INDIRECT_COMMAND_READ), and so are its last accesses to your keys and values ranges,
+ *     wherever the result lands (a sort that leaves it in scratch last reads them); include
+ *     those stages before you write any of them again.
  *   Between its own dispatches the sort records global memory barriers compute-write ->
  *   compute-read/write. It binds its own compute pipeline, descriptor set 0 with its own
  *   pipeline layout (which, by Vulkan's layout-compatibility rules, can disturb any compute
@@ -69,8 +72,11 @@
  *   A VksortSorter and a VksortBindings are immutable after creation. Any number of threads may
  *   record with them at once, each into its own command buffer, and create or destroy other
  *   bindings of the same sorter meanwhile (each bindings object owns its descriptor pool).
- *   Destroy an object only after every command buffer that uses it has completed execution, and
- *   never while another thread uses that same object.
+ *   Sorters may be created and destroyed on several threads at once: vksort keeps no global
+ *   state but the assert handler (a pipeline cache created with
+ *   VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT is then yours to serialize). Destroy an
+ *   object only after every command buffer that uses it has completed execution, and never
+ *   while another thread uses that same object.
  *
  * LOADERS
  *   vksort calls no global vk* function. This header includes <vulkan/vulkan_core.h>; with volk
@@ -169,9 +175,12 @@ typedef void(VKAPI_PTR* PFN_vksortMessageCallback)(const char* message, void* pU
 
 typedef VkFlags VksortSorterCreateFlags;
 typedef enum VksortSorterCreateFlagBits {
-    /* The device was created with subgroupSizeControl and computeFullSubgroups enabled (Vulkan
-     * 1.3 core, or VK_EXT_subgroup_size_control). Lets the sorter request full subgroups and
-     * honour requiredSubgroupSize. */
+    /* The device was created with the subgroupSizeControl feature enabled, and with
+     * computeFullSubgroups enabled too where the physical device supports it (Vulkan 1.3 core,
+     * or VK_EXT_subgroup_size_control). Lets the sorter honour requiredSubgroupSize and, where
+     * computeFullSubgroups is supported, request full subgroups. vksort reads what the physical
+     * device supports, not what the device enabled: it returns VK_ERROR_FEATURE_NOT_PRESENT when
+     * neither Vulkan 1.3 nor the extension is available or subgroupSizeControl is unsupported. */
     VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT = 0x00000001,
     /* The sorter creates its pipelines with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, so
      * that the driver's statistics of each (registers, shared memory, spills...) can be read with
@@ -192,7 +201,8 @@ typedef enum VksortOffsetMethod {
      * lookBackMinCount32 and the others); both methods' kernels are compiled only where the
      * tuning uses both. */
     VKSORT_OFFSET_METHOD_AUTO = 0,
-    /* Two dispatches per pass: a scan of the per-tile digit counts (made by the pass before),
+    /* A tile-counts dispatch, then two dispatches per pass: a scan of the per-tile digit counts
+     * (made by the tile-counts dispatch for the first pass, by the pass before for the others),
      * then the reorder; one (the reorder, which sums the counts itself) where tiles are few
      * enough for the device's tuning. No workgroup ever waits for another. */
     VKSORT_OFFSET_METHOD_SCAN = 1,
@@ -261,7 +271,8 @@ typedef struct VksortSorterCreateInfo {
      * are never seen published, so N >= 3 forces both, N == 2 only the first and N == 1
      * nothing), to prove that sorts stay correct when workgroups do not run in the order they
      * started. Results are unchanged; only slower. Only the look-back method has a fallback: with
-     * offsetMethod AUTO a nonzero period makes every multi-tile sort look back. */
+     * offsetMethod AUTO a nonzero period makes every multi-tile sort look back, and with
+     * VKSORT_OFFSET_METHOD_SCAN it is invalid usage. */
     uint32_t debugFallbackPeriod;
     /* Tuning and testing: 0 (VKSORT_OFFSET_METHOD_AUTO) lets the sorter choose per sort. A sorter
      * compiles only the kernels of the methods it can choose. Out of range: invalid usage. */
@@ -270,17 +281,21 @@ typedef struct VksortSorterCreateInfo {
 
 /* Creates a sorter: checks the device, compiles the pipelines (this can take a while; pass a
  * pipeline cache to reuse the work). Returns VK_ERROR_INITIALIZATION_FAILED for an instance
- * or device below Vulkan 1.1 or an entry point the proc-address functions cannot load,
- * VK_ERROR_FEATURE_NOT_PRESENT when the device lacks a required subgroup capability, when
- * VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set on a device without subgroup size
- * control, when requiredSubgroupSize is set without that flag, or when an override
- * (requiredSubgroupSize, workgroupSize, keysPerThread) does not fit the device (the message
- * callback names it), the error of the Vulkan call that failed, or
- * VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (NULL pointers or handles, unknown flags). */
+ * or device below Vulkan 1.1, an entry point the proc-address functions cannot load or a
+ * shader variant missing from the library, VK_ERROR_FEATURE_NOT_PRESENT when the device lacks
+ * a required subgroup capability, when VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set on
+ * a device without subgroup size control (see there), when requiredSubgroupSize is set without
+ * that flag, when an override (requiredSubgroupSize, workgroupSize, keysPerThread) does not fit
+ * the device, or when the device's limits (a subgroup size of 0, a workgroup limit below 16,
+ * too little shared memory) hold no tile at all, VK_ERROR_OUT_OF_HOST_MEMORY, the error of the
+ * Vulkan call that failed (the message callback names each), or VK_ERROR_VALIDATION_FAILED_EXT
+ * for invalid usage (NULL pointers or handles, a non-NULL pNext, unknown flags or format bits,
+ * an invalid offsetMethod, a debugFallbackPeriod with the scan method). */
 VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo, VksortSorter* pSorter);
 
-/* Destroys a sorter. Every VksortBindings created from it must be destroyed first, and no
- * pending command buffer may still use it. NULL is ignored. */
+/* Destroys a sorter. Every VksortBindings created from it must be destroyed first (otherwise
+ * invalid usage: the sorter is left alive), and no pending command buffer may still use it.
+ * NULL is ignored. */
 void vksortDestroySorter(VksortSorter sorter);
 
 /* Facts about a sorter, for logs and for tests. */
@@ -396,7 +411,8 @@ VkResult vksortGetMemoryRequirements(VksortSorter sorter, const VksortMemoryRequ
 /* ---- Bindings ------------------------------------------------------------------------------ */
 
 /* A range of a VkBuffer: `size` bytes from `offset`. vksort cannot ask Vulkan how large a
- * buffer is, so it trusts these numbers: they must lie inside the buffer. */
+ * buffer is, so it trusts these numbers: they must lie inside the buffer. VK_WHOLE_SIZE is not
+ * a size here (invalid usage). */
 typedef struct VksortBufferRange {
     VkBuffer buffer;
     VkDeviceSize offset;
@@ -420,7 +436,8 @@ typedef struct VksortBindingsCreateInfo {
 
 /* Creates the descriptor sets for one set of buffers. Returns the error of the failing Vulkan
  * call (explained through the sorter's pfnMessageCallback), VK_ERROR_OUT_OF_HOST_MEMORY, or
- * VK_ERROR_VALIDATION_FAILED_EXT for invalid ranges. */
+ * VK_ERROR_VALIDATION_FAILED_EXT for invalid usage: NULL pointers, a non-NULL pNext, what
+ * vksortGetMemoryRequirements refuses (maxCount, format), or invalid or overlapping ranges. */
 VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
                               VksortBindings* pBindings);
 
@@ -461,8 +478,11 @@ typedef struct VksortSortInfo {
      * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts of at most
      * singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
      * query 1; the query of a dispatch that does not run repeats the time of the one before it.
-     * Every query is written for every sort, a count of 0 included. The queries must have been
-     * reset (vkCmdResetQueryPool) and the queue family must support timestamps. */
+     * Every query is written for every sort, a count of 0 included. vksortCmdSortIndirect also
+     * records its count copy, its setup dispatch and its single-workgroup dispatch before query 1.
+     * The pool must hold those queries (vksort cannot check; firstTimestampQuery plus their number
+     * past UINT32_MAX is invalid usage), they must have been reset (vkCmdResetQueryPool), and the
+     * queue family must support timestamps. */
     VkQueryPool timestampQueryPool;
     uint32_t firstTimestampQuery;
 } VksortSortInfo;
@@ -493,7 +513,9 @@ typedef struct VksortSortResult {
 } VksortSortResult;
 
 /* Pure query: where vksortCmdSort or vksortCmdSortIndirect with this info leaves its result.
- * pInfo->count is not read (the location depends only on the pass count). */
+ * pInfo->count is not read (the location depends only on the pass count). Returns VK_SUCCESS, or
+ * VK_ERROR_VALIDATION_FAILED_EXT for what vksortCmdSort refuses other than the count, or a NULL
+ * pResult. */
 VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, VksortSortResult* pResult);
 
 /* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
@@ -518,7 +540,11 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * (and if you rewrite it later, wait for that stage), and the scratch buffer is also written by
  * that transfer (order its earlier use before VK_PIPELINE_STAGE_TRANSFER_BIT writes). The sort
  * reads launch arguments from the scratch buffer (VK_ACCESS_INDIRECT_COMMAND_READ_BIT), which is
- * why scratch needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT and VK_BUFFER_USAGE_TRANSFER_DST_BIT. */
+ * why scratch needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT and VK_BUFFER_USAGE_TRANSFER_DST_BIT.
+ * The count must not lie in the scratch range's first VksortMemoryRequirements::scratch.size
+ * bytes, which the sort overwrites; countOffset + 4 must not wrap. Otherwise, and for what
+ * vksortCmdSort refuses other than the count, or a VK_NULL_HANDLE countBuffer, returns
+ * VK_ERROR_VALIDATION_FAILED_EXT and records nothing. */
 VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
                                VkBuffer countBuffer, VkDeviceSize countOffset, VksortSortResult* pResult);
 
