@@ -19,15 +19,16 @@
  *   the count: up to singleDispatchMaxCount keys, one dispatch that runs every pass in one
  *   workgroup; otherwise one of two offset methods (VksortOffsetMethod; the sorter picks per
  *   sort, from its device's tuning). vksortCmdSortIndirect records both paths, the method its
- *   bindings' maxCount picks, and lets the count read on the GPU launch one of them. The scan method: the first pass's digit counts per tile, then per pass
- *   a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
- *   and a reorder dispatch that also counts the next pass's digits; no workgroup ever waits for
- *   another. The look-back method: a small setup dispatch, a histogram
- *   of every pass's digits, then one reorder dispatch per pass, whose workgroups find their
- *   offsets by looking back over the tiles before them without ever waiting on another
- *   workgroup without bound (no forward-progress guarantee is assumed): a workgroup that finds
- *   a predecessor's counts unpublished after a few polls counts that tile's keys itself (the
- *   decoupled fallback). docs/DESIGN.md explains each kernel.
+ *   bindings' maxCount picks, and lets the count read on the GPU launch one of them. The scan
+ *   method: the first pass's digit counts per tile, then per pass a scan of those counts (none
+ *   with few tiles: each reorder workgroup then sums them itself) and a reorder dispatch that
+ *   also counts the next pass's digits; no workgroup ever waits for another. The look-back
+ *   method: a small setup dispatch, a histogram of every pass's digits, then one reorder
+ *   dispatch per pass, whose workgroups find their offsets by looking back over the tiles before
+ *   them without ever waiting on another workgroup without bound (no forward-progress guarantee
+ *   is assumed): a workgroup that finds a predecessor's counts unpublished after a few polls
+ *   counts that tile's keys itself (the decoupled fallback). docs/DESIGN.md explains each
+ *   kernel.
  *
  * DEVICE REQUIREMENTS
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
