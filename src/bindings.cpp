@@ -13,10 +13,6 @@ std::string rangeText(const char* name, const VksortBufferRange& r) {
     return std::string(name) + " range (offset " + std::to_string(r.offset) + ", size " + std::to_string(r.size) + ")";
 }
 
-bool overlap(const VksortBufferRange& a, const VksortBufferRange& b) {
-    return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
-}
-
 // Frees what vksortCreateBindings made; the caller keeps the sorter's count of live bindings.
 void release(const VksortSorter_T& sorter, VksortBindings bindings) {
     if (bindings->pool != VK_NULL_HANDLE) sorter.fn.vkDestroyDescriptorPool(sorter.device, bindings->pool, sorter.allocator());
@@ -147,6 +143,6 @@ extern "C" void vksortDestroyBindings(VksortSorter sorter, VksortBindings bindin
     if (bindings == nullptr) return;
     VKSORT_REQUIRE_VOID(sorter != nullptr, "sorter must not be NULL");
     VKSORT_REQUIRE_VOID(bindings->sorter == sorter, "bindings were created with another sorter");
-    --sorter->liveBindings;
     release(*sorter, bindings);
+    --sorter->liveBindings;
 }

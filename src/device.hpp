@@ -12,7 +12,7 @@ struct DeviceInfo {
     DeviceFacts facts;
     uint32_t apiVersion = 0;       // the physical device's
     bool sizeControlKnown = false; // VkPhysicalDeviceSubgroupSizeControlProperties was readable
-    bool subgroupSizeControl = false; // ...and the device supports the subgroupSizeControl feature
+    bool subgroupSizeControl = false; // ...and the subgroupSizeControl feature is supported
     VkShaderStageFlags requiredSubgroupSizeStages = 0;
     uint32_t maxComputeWorkgroupSubgroups = 0;
     bool computeFullSubgroups = false;

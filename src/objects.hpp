@@ -64,6 +64,10 @@ uint64_t scratchAlignment(const VksortSorter_T& sorter);
 bool validValueType(VksortValueType type);
 // Whether the sorter compiled the pipelines of this format (see VksortSorterCreateInfo::keyTypes).
 bool serves(const VksortSorter_T& sorter, VksortKeyType keyType, VksortValueType valueType);
+// Whether two buffer ranges share a byte (ranges that do not wrap).
+inline bool overlap(const VksortBufferRange& a, const VksortBufferRange& b) {
+    return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+}
 // vksortGetMemoryRequirements without its NULL checks; invalid usage is reported as `function`'s.
 VkResult memoryRequirements(const VksortSorter_T& sorter, const VksortMemoryRequirementsInfo& info,
                             const char* function, VksortMemoryRequirements* requirements);

@@ -95,12 +95,10 @@ extern "C" VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortS
     PassPlan plan;
     VkResult result = planSort(sorter, pInfo, &plan, __func__, false);
     if (result != VK_SUCCESS) return result;
-    // The sort copies the count into its scratch range and writes all of that range.
-    const VksortBufferRange& scratch = pInfo->bindings->scratch;
-    VKSORT_REQUIRE(countBuffer != scratch.buffer || countOffset + 4 <= scratch.offset ||
-                       countOffset >= scratch.offset + scratch.size,
+    // The sort copies the count into its scratch range and may write any of that range.
+    VKSORT_REQUIRE(!overlap({countBuffer, countOffset, 4}, pInfo->bindings->scratch),
                    "the count (countOffset " + std::to_string(countOffset) +
-                       ") lies inside the bindings' scratch range, which the sort overwrites");
+                       ") lies inside the bindings' scratch range, which the sort writes");
     if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
     VkDescriptorBufferInfo count{countBuffer, countOffset, 4};
     recordSort(commandBuffer, *sorter, *pInfo, plan, &count);

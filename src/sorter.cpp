@@ -55,7 +55,6 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
     VKSORT_REQUIRE(info.offsetMethod >= VKSORT_OFFSET_METHOD_AUTO && info.offsetMethod <= VKSORT_OFFSET_METHOD_LOOK_BACK,
                    "offsetMethod is not a VksortOffsetMethod");
-    // A period under the scan method would force nothing: no kernel it runs has a fallback.
     VKSORT_REQUIRE(info.debugFallbackPeriod == 0 || info.offsetMethod != VKSORT_OFFSET_METHOD_SCAN,
                    "debugFallbackPeriod needs the look-back (offsetMethod AUTO or LOOK_BACK); the scan method has no "
                    "fallback to force");
@@ -73,14 +72,11 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     if (result != VK_SUCCESS) return fail(info, result, reason);
 
     bool sizeControl = (info.flags & VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT) != 0;
-    if (sizeControl && !device.sizeControlKnown) {
-        return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
-                    "VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set but the device has no subgroup size control");
-    }
     if (sizeControl && !device.subgroupSizeControl) {
         return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
-                    "VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set but the device does not support the "
-                    "subgroupSizeControl feature");
+                    std::string("VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set but the device ") +
+                        (device.sizeControlKnown ? "does not support the subgroupSizeControl feature"
+                                                 : "has no subgroup size control"));
     }
     uint32_t required = info.requiredSubgroupSize;
     if (required != 0) {

@@ -154,6 +154,7 @@ public:
     // The caller's keys and values ranges as handed to vksortCreateBindings.
     VksortBufferRange keysRange() const { return {keys_.buffer.buffer, keys_.offset, keys_.size}; }
     VksortBufferRange valuesRange() const { return {values_.buffer.buffer, values_.offset, values_.size}; }
+    VksortBufferRange scratchRange() const { return {scratch_.buffer.buffer, scratch_.offset, scratch_.size}; }
     VkBuffer keysBuffer() const { return keys_.buffer.buffer; }
     VkBuffer valuesBuffer() const { return values_.buffer.buffer; }
     VkBuffer scratchBuffer() const { return scratch_.buffer.buffer; }

@@ -813,6 +813,11 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     info.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
     info.debugFallbackPeriod = 3;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "debugFallbackPeriod");
+    VksortSorterCreateInfo lookBack = info; // (AUTO with a period: the support's sorters)
+    lookBack.offsetMethod = VKSORT_OFFSET_METHOD_LOOK_BACK;
+    lookBack.keyTypes = VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_UINT32);
+    REQUIRE(vksortCreateSorter(&lookBack, &sorter) == VK_SUCCESS);
+    vksortDestroySorter(sorter);
     info.debugFallbackPeriod = 0;
     info.offsetMethod = VKSORT_OFFSET_METHOD_AUTO;
 
@@ -889,8 +894,19 @@ TEST_CASE("indirect sorting: the count's buffer and offset, and vksortCmdSort's 
     const VkCommandBuffer cmd = recording.cmd;
     VksortSortInfo good{};
     good.bindings = rig.bindings();
+    VksortSortResult result;
+    std::memset(&result, 0xAB, sizeof result);
+    const VksortSortResult untouched = result;
     auto indirect = [&](const VksortSortInfo& info, VkBuffer buffer, VkDeviceSize offset) {
-        return vksortCmdSortIndirect(cmd, sorter, &info, buffer, offset, nullptr);
+        return vksortCmdSortIndirect(cmd, sorter, &info, buffer, offset, &result);
+    };
+    // A valid sort, recorded into a command buffer of its own: two sorts with the same bindings
+    // and no barrier between them would be a hazard.
+    auto valid = [&](const VksortSortInfo& info, VkBuffer buffer, VkDeviceSize offset) {
+        Recording own;
+        const uint32_t commandsBefore = vktest::commandLog().commands;
+        CHECK(vksortCmdSortIndirect(own.cmd, sorter, &info, buffer, offset, nullptr) == VK_SUCCESS);
+        CHECK(vktest::commandLog().commands > commandsBefore);
     };
 
     EXPECT_INVALID(vksortCmdSortIndirect(VK_NULL_HANDLE, sorter, &good, count.buffer, 0, nullptr), "commandBuffer");
@@ -916,19 +932,19 @@ TEST_CASE("indirect sorting: the count's buffer and offset, and vksortCmdSort's 
     info.endBit = 8;
     EXPECT_INVALID(indirect(info, count.buffer, 0), "bit range");
 
-    // The count inside the scratch range the sort overwrites (and copies the count into).
-    VksortSortResult where{};
-    REQUIRE(vksortGetSortResult(sorter, &good, &where) == VK_SUCCESS);
-    REQUIRE(where.fallbackCount.buffer == rig.scratchBuffer());
-    for (VkDeviceSize offset : {where.fallbackCount.offset, where.fallbackCount.offset - 4}) {
-        EXPECT_INVALID(indirect(good, rig.scratchBuffer(), offset), "scratch range");
+    // The count inside the scratch range the sort may write (and copies the count into): its
+    // first and last words are refused, the words just outside it (the rig's guard bands) not.
+    const VksortBufferRange scratch = rig.scratchRange();
+    const VkDeviceSize end = scratch.offset + scratch.size;
+    for (VkDeviceSize offset : {scratch.offset, scratch.offset + scratch.size / 8 * 4, end - 4}) {
+        EXPECT_INVALID(indirect(good, scratch.buffer, offset), "scratch range");
     }
+    CHECK(std::memcmp(&result, &untouched, sizeof result) == 0);
+    for (VkDeviceSize offset : {scratch.offset - 4, end}) valid(good, scratch.buffer, offset);
     // The count of host sorts is not read: it may be anything.
     info = good;
     info.count = UINT32_MAX;
-    const uint32_t commandsBefore = vktest::commandLog().commands;
-    CHECK(indirect(info, count.buffer, 60) == VK_SUCCESS);
-    CHECK(vktest::commandLog().commands > commandsBefore);
+    valid(info, count.buffer, 60);
     ctx.destroyBuffer(count);
     vktest::requireCleanValidation();
 }
@@ -955,6 +971,10 @@ TEST_CASE("a sorter whose bindings still exist is not destroyed", "[misuse]") {
         c.count = 5000;
         vktest::sortAndCheck(c, sorter);
     }
+    // Refused bindings count for nothing.
+    VksortBindingsCreateInfo refused{};
+    VksortBindings none = VK_NULL_HANDLE;
+    EXPECT_INVALID(vksortCreateBindings(sorter, &refused, &none), "maxCount 0");
     const size_t messages = recorder.messages().size();
     vksortDestroySorter(sorter);
     CHECK(recorder.messages().size() == messages);

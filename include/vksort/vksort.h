@@ -70,14 +70,14 @@
  *   untouched.
  *
  * THREADS
- *   A VksortSorter and a VksortBindings are immutable after creation. Any number of threads may
- *   record with them at once, each into its own command buffer, and create or destroy other
- *   bindings of the same sorter meanwhile (each bindings object owns its descriptor pool).
- *   Sorters may be created and destroyed on several threads at once: vksort keeps no global
- *   state but the assert handler (a pipeline cache created with
- *   VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT is then yours to serialize). Destroy an
- *   object only after every command buffer that uses it has completed execution, and never
- *   while another thread uses that same object.
+ *   A VksortSorter (but for an atomic count of its live bindings) and a VksortBindings are
+ *   immutable after creation. Any number of threads may record with them at once, each into its
+ *   own command buffer, and create or destroy other bindings of the same sorter meanwhile (each
+ *   bindings object owns its descriptor pool). Sorters may be created and destroyed on several
+ *   threads at once: vksort keeps no global state but the assert handler (a pipeline cache
+ *   created with VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT is then yours to
+ *   serialize). Destroy an object only after every command buffer that uses it has completed
+ *   execution, and never while another thread uses that same object.
  *
  * LOADERS
  *   vksort calls no global vk* function. This header includes <vulkan/vulkan_core.h>; with volk
@@ -542,10 +542,10 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * that transfer (order its earlier use before VK_PIPELINE_STAGE_TRANSFER_BIT writes). The sort
  * reads launch arguments from the scratch buffer (VK_ACCESS_INDIRECT_COMMAND_READ_BIT), which is
  * why scratch needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT and VK_BUFFER_USAGE_TRANSFER_DST_BIT.
- * The count must not lie in the scratch range's first VksortMemoryRequirements::scratch.size
- * bytes, which the sort overwrites; countOffset + 4 must not wrap. Otherwise, and for what
- * vksortCmdSort refuses other than the count, or a VK_NULL_HANDLE countBuffer, returns
- * VK_ERROR_VALIDATION_FAILED_EXT and records nothing. */
+ * A VK_NULL_HANDLE countBuffer, a countOffset that is not a multiple of 4 or whose
+ * countOffset + 4 wraps, a count inside the scratch range's first
+ * VksortMemoryRequirements::scratch.size bytes (which the sort may write), or what vksortCmdSort
+ * refuses other than the count returns VK_ERROR_VALIDATION_FAILED_EXT and records nothing. */
 VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
                                VkBuffer countBuffer, VkDeviceSize countOffset, VksortSortResult* pResult);
 
