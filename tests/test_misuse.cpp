@@ -941,7 +941,7 @@ TEST_CASE("indirect sorting: the count's buffer and offset, and vksortCmdSort's 
     }
     CHECK(std::memcmp(&result, &untouched, sizeof result) == 0);
     for (VkDeviceSize offset : {scratch.offset - 4, end}) valid(good, scratch.buffer, offset);
-    // The count of host sorts is not read: it may be anything.
+    // pInfo->count is not read by the indirect sort: it may be anything.
     info = good;
     info.count = UINT32_MAX;
     valid(info, count.buffer, 60);
