@@ -81,13 +81,14 @@ layout(set = 0, binding = kBindingKeysOut, std430) VKSORT_RESTRICT writeonly buf
 layout(set = 0, binding = kBindingValuesIn, std430) VKSORT_RESTRICT readonly buffer ValuesIn { Value valuesIn[]; };
 layout(set = 0, binding = kBindingValuesOut, std430) VKSORT_RESTRICT writeonly buffer ValuesOut { Value valuesOut[]; };
 #endif
-// The reorder reads other workgroups' tile states with plain loads, so it declares the tables
-// coherent (VKSORT_TABLES_COHERENT); every other pass only reads what earlier dispatches wrote.
-#if VKSORT_TABLES_COHERENT
-layout(set = 0, binding = kBindingTables, std430) coherent restrict buffer Tables { uint tables[]; };
-#else
 layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint tables[]; };
-#endif
+
+// The scan step's shape, from the tuning row (vksort_config.h, vksortScanRangeTiles).
+layout(constant_id = kSpecScanOneRangeMaxTiles) const uint SCAN_ONE_RANGE_MAX_TILES = 3072;
+layout(constant_id = kSpecScanRangeMinTiles) const uint SCAN_RANGE_MIN_TILES = 256;
+uint scanRangeTiles(uint tiles) { return vksortScanRangeTiles(tiles, SCAN_ONE_RANGE_MAX_TILES, SCAN_RANGE_MIN_TILES); }
+uint scanRanges(uint tiles) { return vksortScanRanges(tiles, SCAN_ONE_RANGE_MAX_TILES, SCAN_RANGE_MIN_TILES); }
+uint scanWorkgroups(uint tiles) { return vksortScanWorkgroups(tiles, SCAN_ONE_RANGE_MAX_TILES, SCAN_RANGE_MIN_TILES); }
 
 // ---- Launch ------------------------------------------------------------------------------
 
@@ -104,7 +105,7 @@ uint totalsEntry(uint pass, uint digit) {
     return kTotalsOffset + pass * kRadix + digit;
 }
 
-// Word of range `range`'s total of `digit` (the scan method's scan step; see vksort_config.h).
+// Word of range `range`'s total of `digit` (the scan step's; see vksort_config.h).
 uint rangeTotalsEntry(uint range, uint digit) {
     return kRangeTotalsOffset + range * kRadix + digit;
 }
@@ -115,13 +116,15 @@ uint rangeTotalsEntry(uint range, uint digit) {
 uint tileTableEntry(uint table, uint tile, uint digit) {
     return kTileTablesOffset + (table * pc.rowStride + tile) * kRadix + digit;
 }
-// Tile `tile`'s status of `digit` in tile-status table `table` (the look-back method).
-uint statusEntry(uint table, uint tile, uint digit) { return tileTableEntry(table, tile, digit); }
-// Tile `tile`'s count of `digit` in counts table `table` (the scan method).
+// Tile `tile`'s count of `digit` in counts table `table`.
 uint countEntry(uint table, uint digit, uint tile) { return tileTableEntry(table, tile, digit); }
 // The same tile's counts of digits 4 * quad to 4 * quad + 3, as an index of 16-byte vectors (a
 // tile's row is 16-byte aligned: vksort_config.h).
 uint countQuadEntry(uint table, uint quad, uint tile) { return countEntry(table, 4u * quad, tile) / 4u; }
+
+// Words of tile `tile`'s varying bits, and of range `range`'s (see vksort_config.h).
+uint varyingEntry(uint tile) { return vksortVaryingOffset(pc.rowStride) + 2u * tile; }
+uint rangeVaryingEntry(uint range) { return kRangeVaryingOffset + 2u * range; }
 
 // Grids wider than maxComputeWorkGroupCount[0] are split into rows; this is the flat tile index.
 uint flatWorkgroupIndex() {
@@ -246,6 +249,26 @@ uvec2 sortedBits(Key key, DigitMap map, uint endBit) {
     if (width < 32u) return uvec2(low & ((1u << width) - 1u), 0u);
     return uvec2(low, width < 64u ? high & ((1u << (width - 32u)) - 1u) : high);
 #endif
+}
+
+// The bits of a key in sort order as two words (low, high): the form of the varying bits.
+uvec2 orderedWords(OrderedKey ordered) {
+#if VKSORT_KEY_WORDS == 1
+    return uvec2(ordered, 0u);
+#else
+    return ordered;
+#endif
+}
+
+// Writes which reorders run and the digit of each (vksort_config.h, "Passes whose digit never
+// varies") for keys whose bits in sort order vary in `bits`, over the bits this sort orders:
+// from pc.shift (a first pass's dispatch) to pc.endBit. One invocation calls it.
+void publishActivePasses(uvec2 bits) {
+    uint running = vksortActivePassCount(bits.x, bits.y, pc.shift, pc.endBit);
+    for (uint r = 0u; r < running; ++r) {
+        tables[kInfoPassShift + r] = vksortActivePassShift(bits.x, bits.y, pc.shift, pc.endBit, r);
+    }
+    tables[kInfoActivePasses] = running;
 }
 
 // ---- Subgroup and workgroup scans ------------------------------------------------------------

@@ -1,10 +1,10 @@
 #version 450
-// The scan method, before each reorder: exclusive prefix sums of the pass's counts table (one
+// The scan step, before each reorder: exclusive prefix sums of the pass's counts table (one
 // count per tile and digit), within ranges of tiles, and the pass's digit totals. Which layout of
-// workgroups scans them depends on the tile count (vksort_config.h, vksortScanRanges):
+// workgroups scans them depends on the tile count (vksort_config.h, scanRanges):
 //
 // - One range (a few thousand tiles): workgroup d scans digit d over all tiles, in chunks of
-//   gl_WorkGroupSize.x * kScanItemsPerThread tiles, each count becoming the count of its digit
+//   gl_WorkGroupSize.x * SCAN_ITEMS_PER_THREAD tiles, each count becoming the count of its digit
 //   in the tiles before it.
 // - More: workgroup r scans range r, all 16 digits at once, one tile per invocation per chunk of
 //   gl_WorkGroupSize.x tiles: each tile's 16 counts are one contiguous 64-byte load and store, so
@@ -13,9 +13,15 @@
 //   the range-totals table; the last workgroup to finish scans those across the ranges.
 //
 // Either way a reorder finds its tile's start of a digit from the pass's totals and the tile's
-// prefix, plus its range's prefix where there are several (reorder_scan.comp).
+// prefix, plus its range's prefix where there are several (reorder.comp).
+//
+// The first pass's scan step also ORs every tile's varying bits (made by the tile counts) and
+// writes which passes run (vksort_config.h); a later pass's step that does not run returns at once.
 
 #include "common.glsl"
+
+// Consecutive tiles each invocation scans per chunk in the one-range layout (the tuning row's).
+layout(constant_id = kSpecScanItemsPerThread) const uint SCAN_ITEMS_PER_THREAD = 16;
 
 // Two more views of the tables, each the only one through which scanRange touches its words:
 // the counts tables four words at a time (see vksort_config.h: a tile's 16 counts are 64 bytes,
@@ -30,23 +36,42 @@ shared uint s_subgroupCounts[MAX_SUBGROUPS * kRadix];
 // Per digit: the counts of the range's tiles scanned so far (all of it at the end).
 shared uint s_carry[kRadix];
 shared uint s_ticket;
+// The varying bits of the tiles this workgroup reduced.
+shared uint s_varying[2];
+
+// The OR of tiles [begin, end)'s varying bits. Every invocation calls it (it has barriers).
+uvec2 reduceVarying(uint begin, uint end) {
+    if (gl_LocalInvocationIndex < 2u) s_varying[gl_LocalInvocationIndex] = 0u;
+    uvec2 bits = uvec2(0u);
+    for (uint tile = begin + gl_LocalInvocationIndex; tile < end; tile += gl_WorkGroupSize.x) {
+        bits |= uvec2(tables[varyingEntry(tile)], tables[varyingEntry(tile) + 1u]);
+    }
+    bits = subgroupOr(bits);
+    barrier(); // s_varying is zeroed
+    if (subgroupElect()) {
+        if (bits.x != 0u) atomicOr(s_varying[0], bits.x);
+        if (bits.y != 0u) atomicOr(s_varying[1], bits.y);
+    }
+    barrier();
+    return uvec2(s_varying[0], s_varying[1]);
+}
 
 // Digit `digit` over tiles [begin, end): each count becomes the digit's count in the tiles from
 // `begin` to it; returns the digit's total there. Every invocation calls it (it has barriers).
 uint scanDigit(uint digit, uint begin, uint end) {
     uint carry = 0u;
-    for (uint chunk = begin; chunk < end; chunk += gl_WorkGroupSize.x * kScanItemsPerThread) {
+    for (uint chunk = begin; chunk < end; chunk += gl_WorkGroupSize.x * SCAN_ITEMS_PER_THREAD) {
         barrier(); // the previous chunk's scan is done with its shared memory
-        uint first = chunk + gl_LocalInvocationIndex * kScanItemsPerThread;
-        uint counts[kScanItemsPerThread];
+        uint first = chunk + gl_LocalInvocationIndex * SCAN_ITEMS_PER_THREAD;
+        uint counts[SCAN_ITEMS_PER_THREAD];
         uint sum = 0u;
-        [[unroll]] for (uint i = 0u; i < kScanItemsPerThread; ++i) {
+        [[unroll]] for (uint i = 0u; i < SCAN_ITEMS_PER_THREAD; ++i) {
             counts[i] = first + i < end ? tables[countEntry(pc.countTable, digit, first + i)] : 0u;
             sum += counts[i];
         }
         uint chunkTotal;
         uint running = carry + workgroupExclusiveScan(sum, chunkTotal);
-        [[unroll]] for (uint i = 0u; i < kScanItemsPerThread; ++i) {
+        [[unroll]] for (uint i = 0u; i < SCAN_ITEMS_PER_THREAD; ++i) {
             if (first + i < end) tables[countEntry(pc.countTable, digit, first + i)] = running;
             running += counts[i];
         }
@@ -146,33 +171,55 @@ void scanRangeTotals(uint ranges) {
 
 // Several ranges: range `range`, every digit.
 void scanRange(uint range, uint tiles) {
-    uint rangeTiles = vksortScanRangeTiles(tiles);
+    uint rangeTiles = scanRangeTiles(tiles);
     uint begin = range * rangeTiles;
-    scanRangeDigits(begin, min(begin + rangeTiles, tiles));
+    uint end = min(begin + rangeTiles, tiles);
+    scanRangeDigits(begin, end);
     uint invocation = gl_LocalInvocationIndex;
     barrier();
+    // The first pass: the range's varying bits go out with its totals.
+    uvec2 rangeBits = pc.pass == 0u ? reduceVarying(begin, end) : uvec2(0u);
     // The last workgroup to finish (the ticket's last value: nobody waits for anybody) turns the
     // ranges' totals into exclusive prefixes over the ranges and writes the pass's digit totals,
     // so that a reorder reads its tile's start in three words. One invocation publishes the
     // range's totals and then takes the ticket, a memory barrier between, so that whoever draws
-    // the last ticket sees every range's totals.
+    // the last ticket sees every range's totals. The barriers stand in uniform control flow:
+    // MoltenVK before MSL 3.2 makes each one a threadgroup barrier, which one invocation alone
+    // would never pass. The second makes invocation 0's acquire of the ticket the other
+    // invocations' too, through barrier().
     if (invocation == 0u) {
         for (uint digit = 0u; digit < kRadix; ++digit) rangeWords[rangeTotalsEntry(range, digit)] = s_carry[digit];
-        memoryBarrierBuffer();
-        s_ticket = atomicAdd(tables[kInfoScanTicket], 1u);
+        if (pc.pass == 0u) {
+            rangeWords[rangeVaryingEntry(range)] = rangeBits.x;
+            rangeWords[rangeVaryingEntry(range) + 1u] = rangeBits.y;
+        }
     }
+    memoryBarrierBuffer();
+    if (invocation == 0u) s_ticket = atomicAdd(tables[kInfoScanTicket], 1u);
+    memoryBarrierBuffer();
     barrier();
-    uint ranges = vksortScanRanges(tiles);
+    uint ranges = scanRanges(tiles);
     if (s_ticket + 1u != ranges) return;
     memoryBarrierBuffer();
     scanRangeTotals(ranges);
+    if (pc.pass == 0u && invocation == 0u) {
+        uvec2 all = uvec2(0u);
+        for (uint r = 0u; r < ranges; ++r) all |= uvec2(rangeWords[rangeVaryingEntry(r)], rangeWords[rangeVaryingEntry(r) + 1u]);
+        publishActivePasses(all);
+    }
 }
 
 void main() {
+    // A pass that does not run (every key has the same digit: vksort_config.h).
+    if (pc.pass != 0u && pc.pass >= tables[kInfoActivePasses]) return;
     uint tiles = tileCount();
-    if (vksortScanRanges(tiles) == 1u) {
+    if (scanRanges(tiles) == 1u) {
         uint total = scanDigit(gl_WorkGroupID.x, 0u, tiles);
         if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, gl_WorkGroupID.x)] = total;
+        if (pc.pass == 0u && gl_WorkGroupID.x == 0u) {
+            uvec2 bits = reduceVarying(0u, tiles);
+            if (gl_LocalInvocationIndex == 0u) publishActivePasses(bits);
+        }
     } else {
         scanRange(gl_WorkGroupID.x, tiles);
     }

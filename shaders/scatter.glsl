@@ -16,10 +16,9 @@ uint destinationOf(Key key, uint slot, DigitMap map) {
     return s_digitOffset[digitOf(key, map)] + slot;
 }
 
-// The keys (in sort order) to their places, mapped back to the caller's bit patterns if this is
-// the last pass (common.glsl); `keys` itself stays in sort order for scatterValues.
-void scatterKeys(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
-    bool back = mapsKeysOut(map);
+// The keys (in sort order) to their places, mapped back to the caller's bit patterns with `back`
+// (the last pass: common.glsl); `keys` itself stays in sort order for scatterValues.
+void scatterKeys(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map, bool back) {
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
         if (slot < valid) keysOut[destinationOf(keys[j], slot, map)] = back ? callerKey(keys[j], map) : keys[j];

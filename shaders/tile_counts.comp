@@ -1,8 +1,10 @@
 #version 450
-// The scan method's first step: how many keys of each digit value of the first pass each tile
-// holds (later passes' counts are made by the reorder before them: kFlagNextCounts). Writes
-// counts table pc.countTable, and zeroes this tile's entries of pc.zeroCountTable, which the first
-// reorder adds the second pass's counts into.
+// The first step of every multi-tile sort: how many keys of each digit value of the first pass each tile
+// holds (later passes' counts are made by the reorder before them). Writes counts table
+// pc.countTable, and zeroes this tile's entries of pc.zeroCountTable, which the first reorder adds
+// the second pass's counts into. Also writes the tile's varying bits: the OR over its keys of each
+// key XOR the input's first key, in sort order, from which the next step decides which passes run
+// (vksort_config.h).
 //
 // Each invocation counts its keys in registers: sixteen 4-bit counters in two words (a shift and an
 // add per key: the step is otherwise bound by the counting, not the reads, for 32-bit keys), moved
@@ -20,6 +22,7 @@
 layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
 
 shared uint s_tileCounts[kRadix];
+shared uint s_varying[2];
 
 // 4-bit counter of digit d: bits 4 (d & 7) of word d >> 3. Holds 15 keys.
 void countDigit(uint digit, inout uvec2 nibbles) {
@@ -49,14 +52,14 @@ void main() {
     DigitMap map = digitMap(pc.shift, pc.endBit);
 
     if (gl_LocalInvocationIndex < kRadix) s_tileCounts[gl_LocalInvocationIndex] = 0u;
-    // No look-back runs in this sort: its fallback count is 0 (a direct sort has no setup step).
-    if (tile == 0u && gl_LocalInvocationIndex == 0u) {
-        tables[kInfoFallbacks] = 0u;
-        tables[kInfoScanTicket] = 0u; // the first scan step's; each scan step leaves it 0 for the next
-    }
+    if (gl_LocalInvocationIndex < 2u) s_varying[gl_LocalInvocationIndex] = 0u;
+    OrderedKey reference = orderedKey(keysIn[0], map);
+    // The first scan step's ticket; each scan step leaves it 0 for the next.
+    if (tile == 0u && gl_LocalInvocationIndex == 0u) tables[kInfoScanTicket] = 0u;
 
     uvec4 counters = uvec4(0u);
     uvec2 nibbles = uvec2(0u);
+    OrderedKey differs = OrderedKey(0u);
     if (KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && tileBase + TILE_SIZE <= count) {
         uvec4 vectors[VECTORS_PER_THREAD];
         uint first = tileBase / KEYS_PER_VECTOR + gl_LocalInvocationIndex;
@@ -65,7 +68,9 @@ void main() {
         }
         [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
             [[unroll]] for (uint k = 0u; k < KEYS_PER_VECTOR; ++k) {
-                countDigit(digitOf(orderedKey(vectorKey(vectors[i], k), map), map), nibbles);
+                OrderedKey ordered = orderedKey(vectorKey(vectors[i], k), map);
+                differs |= ordered ^ reference;
+                countDigit(digitOf(ordered, map), nibbles);
                 if ((i * KEYS_PER_VECTOR + k) % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
             }
         }
@@ -73,7 +78,11 @@ void main() {
         uint valid = min(TILE_SIZE, count - tileBase);
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
             uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-            if (slot < valid) countDigit(digitOf(orderedKey(keysIn[tileBase + slot], map), map), nibbles);
+            if (slot < valid) {
+                OrderedKey ordered = orderedKey(keysIn[tileBase + slot], map);
+                differs |= ordered ^ reference;
+                countDigit(digitOf(ordered, map), nibbles);
+            }
             if (j % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
         }
     }
@@ -82,7 +91,10 @@ void main() {
     // even[w] holds digits 4w and 4w + 2, odd[w] digits 4w + 1 and 4w + 3, in 16-bit fields.
     uvec4 even = subgroupAdd(counters & 0x00FF00FFu);
     uvec4 odd = subgroupAdd((counters >> 8u) & 0x00FF00FFu);
+    uvec2 tileVarying = subgroupOr(orderedWords(differs));
     if (subgroupElect()) {
+        if (tileVarying.x != 0u) atomicOr(s_varying[0], tileVarying.x);
+        if (tileVarying.y != 0u) atomicOr(s_varying[1], tileVarying.y);
         [[unroll]] for (uint w = 0u; w < 4u; ++w) {
             uint fields[4] = {even[w] & 0xFFFFu, odd[w] & 0xFFFFu, even[w] >> 16u, odd[w] >> 16u};
             [[unroll]] for (uint f = 0u; f < 4u; ++f) {
@@ -95,5 +107,6 @@ void main() {
         uint digit = gl_LocalInvocationIndex;
         tables[countEntry(pc.countTable, digit, tile)] = s_tileCounts[digit];
         tables[countEntry(pc.zeroCountTable, digit, tile)] = 0u;
+        if (digit < 2u) tables[varyingEntry(tile) + digit] = s_varying[digit];
     }
 }

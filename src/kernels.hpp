@@ -1,23 +1,24 @@
 // The kernels as data: shaders/vksort_kernels.h, a row per kernel, read here as the Kernel enum and
 // kKernels. Everything that varies by kernel (its SPIR-V variants, which of them the sorter
-// creates, their names and tiles) follows from a row, so adding a kernel touches no switch.
+// creates, their names, tiles and shared memory) follows from a row, so adding a kernel is a row
+// and its shader, with no switch elsewhere.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "plan.hpp"
+
 namespace vksort {
 
 enum class Kernel : uint32_t {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, tile, method) id,
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, tile, sharedMemory) id,
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
 
 // The tile a kernel's pipeline is specialized with.
 enum class KernelTile : uint32_t { Main, Single, Scan };
-// The offset methods (VksortOffsetMethod) whose sorts run a kernel.
-enum class KernelMethod : uint32_t { Both, LookBack, Scan };
 
 struct KernelInfo {
     const char* source;  // shaders/<source>.comp, and its variants' name prefix
@@ -25,12 +26,12 @@ struct KernelInfo {
     bool perValueWidth;  // a variant per value width: _v0, _v1, _v2
     bool shuffleTwin;    // a _shuffle twin, used on devices with subgroup shuffles
     KernelTile tile;
-    KernelMethod method;
+    uint32_t (*sharedMemoryBytes)(const TileConfig&); // what it declares for its tile (src/plan.hpp)
 };
 
 inline constexpr KernelInfo kKernels[] = {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, tile, method) \
-    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, KernelTile(tile), KernelMethod(method)},
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, tile, sharedMemory) \
+    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, KernelTile(tile), sharedMemory},
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };

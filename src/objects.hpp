@@ -7,12 +7,10 @@
 #include <atomic>
 #include <string>
 
-#include "bindings.hpp"
 #include "device.hpp"
 #include "functions.hpp"
 #include "pipelines.hpp"
 #include "plan.hpp"
-#include "program.hpp"
 
 struct VksortSorter_T {
     vksort::Functions fn;
@@ -24,7 +22,7 @@ struct VksortSorter_T {
     // Sorts of up to singleTiles[0].tileSize() keys run in one workgroup, shaped per key width
     // (chooseSingleTileConfig: both widths have that tile size).
     vksort::TileConfig singleTiles[vksort::kKeyWidths];
-    vksort::MethodRange methods;   // which multi-tile sorts look back (the others scan)
+    vksort::ScanConfig scan;   // which tile counts need a scan step, and its shape
     uint32_t subgroupSize = 0; // what the pipelines run with (required or default)
     uint32_t keyTypes = 0;     // VKSORT_KEY_TYPE_BIT of each key type served (never 0)
     uint32_t valueTypes = 0;   // VKSORT_VALUE_TYPE_BIT of each value type served (never 0)
@@ -56,7 +54,7 @@ struct VksortBindings_T {
 namespace vksort {
 
 bool validKeyType(VksortKeyType type);
-// Keys are read 16 bytes at a time (histogram.comp), so key ranges start on 16 bytes at least.
+// Keys are read 16 bytes at a time (tile_counts.comp), so key ranges start on 16 bytes at least.
 constexpr uint64_t kVectorAlignment = 16;
 // Alignment of the keys range, of the scratch range and of every region inside it: the device's
 // storage-buffer offset alignment, and at least kVectorAlignment.

@@ -15,18 +15,6 @@ const SpirvBlob* findSpirv(const char* name) {
 
 namespace {
 
-// Whether a sorter with these options runs the kernel for key width k (any width, for a kernel
-// without key-width variants).
-bool methodNeeded(const KernelInfo& info, const PipelineOptions& options, uint32_t k) {
-    if (info.method == KernelMethod::Both) return true;
-    const bool* needed = info.method == KernelMethod::LookBack ? options.lookBack : options.scan;
-    if (info.perKeyWidth) return needed[k];
-    for (uint32_t w = 0; w < kKeyWidths; ++w) {
-        if (options.keyWidths[w] && needed[w]) return true;
-    }
-    return false;
-}
-
 struct Creator {
     const Functions& fn;
     VkDevice device;
@@ -49,14 +37,17 @@ struct Creator {
         }
 
         // (A GLSL bool specialization constant is 4 bytes, VkBool32-sized.)
-        const uint32_t constants[] = {tile.workgroupSize, tile.keysPerThread, tile.maxSubgroups,
-                                      tile.fullSubgroups ? 1u : 0u, options.fallbackPeriod,
-                                      tile.exchangeBuffers};
+        // Every kernel gets every constant; a module that declares fewer ignores the rest.
+        const uint32_t constants[] = {tile.workgroupSize,          tile.keysPerThread,
+                                      tile.maxSubgroups,           tile.fullSubgroups ? 1u : 0u,
+                                      tile.exchangeBuffers,        options.scan.oneRangeMaxTiles,
+                                      options.scan.rangeMinTiles,  options.scan.itemsPerThread};
         const VkSpecializationMapEntry entries[] = {
-            {kSpecWorkgroupSize, 0, 4}, {kSpecKeysPerThread, 4, 4},   {kSpecMaxSubgroups, 8, 4},
-            {kSpecFullSubgroups, 12, 4}, {kSpecFallbackPeriod, 16, 4}, {kSpecExchangeBuffers, 20, 4},
+            {kSpecWorkgroupSize, 0, 4},         {kSpecKeysPerThread, 4, 4},     {kSpecMaxSubgroups, 8, 4},
+            {kSpecFullSubgroups, 12, 4},        {kSpecExchangeBuffers, 16, 4},  {kSpecScanOneRangeMaxTiles, 20, 4},
+            {kSpecScanRangeMinTiles, 24, 4},    {kSpecScanItemsPerThread, 28, 4},
         };
-        VkSpecializationInfo specialization{6, entries, sizeof(constants), constants};
+        VkSpecializationInfo specialization{8, entries, sizeof(constants), constants};
 
         VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
             VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
@@ -115,7 +106,6 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
         const KernelInfo& info = kKernels[kernel];
         for (uint32_t k = 0; k < (info.perKeyWidth ? kKeyWidths : 1) && result == VK_SUCCESS; ++k) {
             if (info.perKeyWidth && !options.keyWidths[k]) continue;
-            if (!methodNeeded(info, options, k)) continue;
             const TileConfig& tile = info.tile == KernelTile::Single ? options.singleTiles[k]
                                      : info.tile == KernelTile::Scan ? options.scanTile
                                                                      : options.tile;

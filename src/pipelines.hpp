@@ -9,7 +9,6 @@
 
 #include "functions.hpp"
 #include "kernels.hpp"
-#include "plan.hpp"
 
 namespace vksort {
 
@@ -32,14 +31,10 @@ struct Pipelines {
 };
 
 struct PipelineOptions {
-    TileConfig tile;       // setup, histogram, tile counts and reorder
+    TileConfig tile;       // setup, tile counts and reorder
     TileConfig singleTiles[kKeyWidths]; // the single-workgroup sort's, per key width (one tile size)
-    TileConfig scanTile;   // the scan (its workgroup size; keys per thread unused)
-    // The offset methods the sorter may take, per key width; kernels only the other one runs are
-    // not created (a kernel with no key-width variant is created when any width needs it).
-    bool lookBack[kKeyWidths] = {true, true};
-    bool scan[kKeyWidths] = {true, true};
-    uint32_t fallbackPeriod = 0;       // testing: forces look-back fallbacks (reorder.comp)
+    TileConfig scanTile;   // the scan step (its workgroup size; keys per thread unused)
+    ScanConfig scan;       // the scan step's shape, a specialization of every kernel that scans
     bool subgroupShuffle = false;      // the device has subgroup shuffles: kernels with a twin use it
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
     // The key and value widths the sorter serves; pipelines of the others are not created.

@@ -1,159 +1,41 @@
 #include "plan.hpp"
 
-#include <vksort/vksort.h>
-
 #include <algorithm>
 
 namespace vksort {
 
+uint32_t noSharedMemoryBytes(const TileConfig&) { return 0; }
+
 namespace {
 
-// Shared arrays are sized per subgroup. Where the pipelines guarantee full subgroups of a size
-// within the device's [minSubgroupSize, maxSubgroupSize] the minimum is exact. Otherwise a driver
-// may launch subgroups narrower, or emptier, than the size it reports, so the arrays are sized
-// for subgroups of 4 unless the device names a smaller minimum. A launch with more subgroups than
-// that (a driver that breaks its promise) is still sorted correctly: the shaders share counters
-// between subgroups in turns (shaders/rank.glsl), slower but never out of bounds.
-constexpr uint32_t kAssumedSmallestSubgroup = 4;
-
-// The reorder keeps its keys in registers, fully unrolled: past 32 keys per thread they spill, and
-// the drivers' compile time grows with the unrolled code (docs/PERFORMANCE.md, sorter creation).
-// The tuning table's rows use 8 (reorder) and 16 (single workgroup), so 32 leaves tuning room.
-constexpr uint32_t kMaxKeysPerThread = 32;
-
-} // namespace
-
-uint32_t singleSharedMemoryBytes(const TileConfig& config) {
+// What the ranking of a tile declares (shaders/rank.glsl and common.glsl).
+uint32_t rankSharedMemoryBytes(const TileConfig& config) {
     uint32_t words = config.exchangeBuffers * config.tileSize() // s_exchange
                      + kRadix * config.maxSubgroups             // s_digitCounters
                      + (config.workgroupSize + 1);              // s_subgroupTotals (one-lane subgroups)
     return words * 4u;
 }
 
+} // namespace
+
+uint32_t singleSharedMemoryBytes(const TileConfig& config) {
+    return rankSharedMemoryBytes(config) + 2 * 4u; // the varying bits
+}
+
 uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
-    return singleSharedMemoryBytes(config)
-           + 9 * kRadix * 4u // per digit: offset, total, count, prefix, next, polls, fallback, stop (two steps)
-           + 4 * 4u;         // the ticket; the last step that must go on; the fallback tile of two steps
+    return rankSharedMemoryBytes(config)
+           + 4 * kRadix * 4u       // per digit: offset, total, prefix, first destination tile
+           + kNextCountSlots * 4u  // the next pass's counts
+           + 2 * 4u;               // the varying bits
 }
 
-uint32_t reorderScanSharedMemoryBytes(const TileConfig& config) {
-    return singleSharedMemoryBytes(config)
-           + 4 * kRadix * 4u      // per digit: offset, total, prefix, first destination tile
-           + kNextCountSlots * 4u; // the next pass's counts
-}
-
-uint32_t tileCountsSharedMemoryBytes(const TileConfig&) { return kRadix * 4u; }
+uint32_t tileCountsSharedMemoryBytes(const TileConfig&) { return (kRadix + 2) * 4u; } // counts, varying bits
 
 uint32_t scanSharedMemoryBytes(const TileConfig& config) {
     return (config.maxSubgroups + 1) * kRadix * 4u // per subgroup and digit; the range's carry per digit
            + 4u                                     // the ticket
+           + 2 * 4u                                 // the varying bits
            + (config.workgroupSize + 1) * 4u;       // workgroupExclusiveScan (one-lane subgroups)
-}
-
-uint32_t sharedMemoryBytes(Kernel kernel, const TileConfig& config) {
-    switch (kernel) {
-    case Kernel::Setup: return 0;
-    case Kernel::Histogram: return histogramSharedMemoryBytes(config);
-    case Kernel::TileCounts: return tileCountsSharedMemoryBytes(config);
-    case Kernel::Scan: return scanSharedMemoryBytes(config);
-    case Kernel::Reorder: return reorderSharedMemoryBytes(config);
-    case Kernel::ReorderScan: return reorderScanSharedMemoryBytes(config);
-    case Kernel::Single: return singleSharedMemoryBytes(config);
-    }
-    return 0;
-}
-
-uint32_t histogramSharedMemoryBytes(const TileConfig&) {
-    return kMaxPasses / 2 * kByteValues * 4u; // counts per byte of the sorted bits
-}
-
-const TuningRow& tuningFor(const DeviceFacts& device) {
-    for (const TuningRow& row : kTuningTable) {
-        if ((row.vendorID == 0 || row.vendorID == device.vendorID) &&
-            (row.subgroupSize == 0 || row.subgroupSize == device.subgroupSize) &&
-            device.maxSharedMemoryBytes >= row.minSharedMemoryBytes) {
-            return row;
-        }
-    }
-    return kTuningTable[sizeof(kTuningTable) / sizeof(kTuningTable[0]) - 1];
-}
-
-namespace {
-
-// A second exchange buffer where it fits beside the tile: one barrier fewer per exchange
-// (docs/PERFORMANCE.md). The tile comes first: it decides which counts take one dispatch.
-TileConfig withExchangeBuffers(const DeviceFacts& device, TileConfig c) {
-    c.exchangeBuffers = 2;
-    if (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.exchangeBuffers = 1;
-    return c;
-}
-
-} // namespace
-
-TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control,
-                                  uint32_t keyWidth) {
-    // Same workgroup, so the same subgroup rules; more keys per invocation while they fit.
-    const TuningRow& row = tuningFor(device);
-    TileConfig c = main;
-    c.exchangeBuffers = 1;
-    c.keysPerThread = std::max(main.keysPerThread, row.singleKeysPerThread);
-    while (c.keysPerThread > main.keysPerThread &&
-           (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes || c.tileSize() > kMaxTileSize)) {
-        c.keysPerThread /= 2;
-    }
-    c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
-    c = withExchangeBuffers(device, c);
-    // 64-bit keys: the same tile over a wider workgroup where the row asks for one and it fits,
-    // with the subgroup rules of chooseTileConfig for that width. Only shapes like the measured
-    // one (512 x 8, as many exchange buffers): at least 8 keys per invocation, no buffer fewer.
-    const uint32_t wide = row.singleWorkgroupSize64;
-    if (keyWidth == 1 && wide > c.workgroupSize && isPowerOfTwo(wide) && c.tileSize() % wide == 0 &&
-        wide <= workgroupLimit(device, control)) {
-        TileConfig w = c;
-        const uint32_t smallest = main.workgroupSize / main.maxSubgroups;
-        const uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
-        w.workgroupSize = wide;
-        w.keysPerThread = c.tileSize() / wide;
-        w.maxSubgroups = std::max(1u, wide / smallest);
-        w.fullSubgroups = main.fullSubgroups && wide % launchSize == 0;
-        w = withExchangeBuffers(device, w);
-        if (w.keysPerThread >= 8 && w.exchangeBuffers >= c.exchangeBuffers &&
-            singleSharedMemoryBytes(w) <= device.maxSharedMemoryBytes) {
-            c = w;
-        }
-    }
-    return c;
-}
-
-TileConfig chooseScanConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control) {
-    TileConfig c = main;
-    c.keysPerThread = 1;
-    // The same subgroup rules as the main configuration, for the wider workgroup; narrower while
-    // its shared memory does not fit (one-lane subgroups need a row of counters each).
-    const uint32_t smallest = main.workgroupSize / main.maxSubgroups;
-    const uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
-    for (c.workgroupSize = std::min(kScanWorkgroupSize, workgroupLimit(device, control));; c.workgroupSize /= 2) {
-        c.fullSubgroups = main.fullSubgroups && c.workgroupSize % launchSize == 0;
-        c.maxSubgroups = std::max(1u, c.workgroupSize / smallest);
-        if (c.workgroupSize <= kRadix || scanSharedMemoryBytes(c) <= device.maxSharedMemoryBytes) break;
-    }
-    return c;
-}
-
-MethodRange chooseMethodRange(const DeviceFacts& device, uint32_t method) {
-    MethodRange range;
-    range.inlineScanMaxTiles = tuningFor(device).inlineScanMaxTiles;
-    for (uint32_t k = 0; k < 2; ++k) {
-        if (method == VKSORT_OFFSET_METHOD_LOOK_BACK) {
-            range.minTiles[k] = 1;
-            range.maxTiles[k] = UINT32_MAX;
-        } else if (method == VKSORT_OFFSET_METHOD_AUTO) {
-            const TuningRow& row = tuningFor(device);
-            range.minTiles[k] = row.lookBackMinTiles[k];
-            range.maxTiles[k] = row.lookBackMaxTiles[k];
-        }
-    }
-    return range;
 }
 
 uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& control) {
@@ -164,85 +46,13 @@ uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& contro
     return limit;
 }
 
-bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
-                      const SubgroupControl& control, TileConfig* config, std::string* reason) {
-    uint32_t deviceMaxWorkgroup = workgroupLimit(device, control);
-    if (device.minSubgroupSize == 0) {
-        *reason = "the device reports a subgroup size of 0";
-        return false;
-    }
-
-    TileConfig c;
-    if (workgroupOverride != 0) {
-        if (!isPowerOfTwo(workgroupOverride) || workgroupOverride < kRadix || workgroupOverride > deviceMaxWorkgroup) {
-            *reason = "workgroupSize " + std::to_string(workgroupOverride) +
-                      " must be a power of two from 16 to the device's limit of " +
-                      std::to_string(deviceMaxWorkgroup) +
-                      (control.requiredSize != 0 ? " (maxComputeWorkgroupSubgroups x requiredSubgroupSize)" : "");
-            return false;
-        }
-        c.workgroupSize = workgroupOverride;
-    } else {
-        c.workgroupSize = tuningFor(device).workgroupSize;
-        while (c.workgroupSize > deviceMaxWorkgroup) c.workgroupSize /= 2;
-        if (c.workgroupSize < kRadix) {
-            *reason = "the device's workgroup limit " + std::to_string(deviceMaxWorkgroup) + " is below 16";
-            return false;
-        }
-    }
-    // REQUIRE_FULL_SUBGROUPS needs the workgroup to be a multiple of the largest size it may get.
-    uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
-    c.fullSubgroups = control.fullSubgroupsAvailable && c.workgroupSize % launchSize == 0;
-    uint32_t smallestSubgroup = control.requiredSize != 0 ? control.requiredSize
-                                : c.fullSubgroups     ? device.minSubgroupSize
-                                                      : std::min(device.minSubgroupSize, kAssumedSmallestSubgroup);
-    c.maxSubgroups = std::max(1u, c.workgroupSize / smallestSubgroup);
-
-    if (keysPerThreadOverride != 0) {
-        c.keysPerThread = keysPerThreadOverride;
-        if (c.keysPerThread > kMaxKeysPerThread) {
-            *reason = "keysPerThread " + std::to_string(keysPerThreadOverride) + " must be at most " +
-                      std::to_string(kMaxKeysPerThread);
-            return false;
-        }
-        if (c.tileSize() > kMaxTileSize) {
-            *reason = "a tile of " + std::to_string(c.tileSize()) + " keys exceeds " + std::to_string(kMaxTileSize);
-            return false;
-        }
-        if (reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
-            *reason = "a tile of " + std::to_string(c.tileSize()) + " keys needs " +
-                      std::to_string(reorderSharedMemoryBytes(c)) + " bytes of shared memory; the device has " +
-                      std::to_string(device.maxSharedMemoryBytes);
-            return false;
-        }
-    } else {
-        // Shrink the tile until it fits: 16 KiB of shared memory (the Vulkan minimum) still fits
-        // 256 x 8 keys.
-        c.keysPerThread = tuningFor(device).keysPerThread;
-        while (c.keysPerThread > 1 && reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.keysPerThread /= 2;
-        if (reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
-            *reason = "the device's shared memory (" + std::to_string(device.maxSharedMemoryBytes) +
-                      " bytes) cannot hold even one key per invocation";
-            return false;
-        }
-    }
-    // The histogram's counters take 8 KiB, half the Vulkan minimum: never the limit.
-    if (histogramSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
-        *reason = "the histogram needs " + std::to_string(histogramSharedMemoryBytes(c)) +
-                  " bytes of shared memory; the device has " + std::to_string(device.maxSharedMemoryBytes);
-        return false;
-    }
-    *config = c;
-    return true;
-}
-
 uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, uint32_t keyBytes, uint32_t valueBytes) {
-    // Tile-status words hold counts in 30 bits (shaders/vksort_config.h).
-    uint64_t limit = kStatusValueMask;
+    // Positions and counts are 32-bit words; the last tile's end must not wrap.
+    uint64_t limit = UINT32_MAX - config.tileSize();
     limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / keyBytes);
     if (valueBytes != 0) limit = std::min<uint64_t>(limit, device.maxStorageBufferRange / valueBytes);
-    // The status tables of the capacity must fit one binding too (they always do in practice).
-    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kTileTablesOffset) / (kTileTables * kRadix) * config.tileSize();
+    // The counts tables of the capacity must fit one binding too (they always do in practice).
+    uint64_t tableLimit = (device.maxStorageBufferRange / 4u - kTileTablesOffset) / (kCountTables * kRadix + 2u) * config.tileSize();
     limit = std::min(limit, tableLimit);
     // A grid of maxX * maxY workgroups bounds the tiles one dispatch can reach.
     uint64_t gridLimit = uint64_t(device.maxWorkgroupCount[0]) * device.maxWorkgroupCount[1] * config.tileSize();
@@ -263,7 +73,8 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
         next = alignUp(next + layout.valuesBytes, alignment);
     }
     layout.tablesOffset = next;
-    layout.tablesBytes = (uint64_t(kTileTablesOffset) + uint64_t(kTileTables) * kRadix * layout.rowStride) * 4u;
+    // The counts tables, then each tile's two words of varying bits.
+    layout.tablesBytes = (uint64_t(vksortVaryingOffset(layout.rowStride)) + 2u * uint64_t(layout.rowStride)) * 4u;
     layout.totalBytes = layout.tablesOffset + layout.tablesBytes;
     return layout;
 }

@@ -37,9 +37,6 @@ struct Builder {
         c.flags = in.keyFlags | (in.indirect ? kFlagIndirect : 0u);
         c.maxCount = in.maxCount;
         c.pass = pass;
-        c.statusTable = pass % kStatusTables;
-        c.nextStatusTable = (pass + 1) % kStatusTables;
-        c.histogramTiles = histogramTilesPerWorkgroup(in.indirect ? ceilDiv(in.maxCount, in.tile.tileSize()) : c.numTiles);
         c.countTable = pass % kCountTables;
         c.nextCountTable = (pass + 1) % kCountTables;
         c.zeroCountTable = (pass + 2) % kCountTables;
@@ -53,10 +50,8 @@ struct Builder {
     }
 
     // Keys travel between passes in sort order (shaders/common.glsl): the first pass maps the
-    // caller's keys, the last maps them back.
-    uint32_t mapFlags(uint32_t pass) const {
-        return (pass == 0 ? kFlagMapIn : 0u) | (pass + 1 == in.passes.passCount ? kFlagMapOut : 0u);
-    }
+    // caller's keys; the last pass that runs, which only the GPU knows, maps them back.
+    uint32_t mapFlags(uint32_t pass) const { return pass == 0 ? kFlagMapIn : 0u; }
 
     // Ends the timestamp slots up to `slot` after the last step: a dispatch that does not run
     // still gets its slot, with the time of the one before it, so the query layout is fixed.
@@ -67,31 +62,14 @@ struct Builder {
         nextTimestamp = slot + 1;
     }
 
-    // The digit totals of every pass at once; each reorder then finds its tile's offsets by
-    // looking back over the tiles before it, in the same dispatch.
-    void buildLookBackPasses(uint32_t indexFlag) {
-        Step& histogram = add(Kernel::Histogram, 0, kSetForward);
-        histogram.argsWord = kInfoHistogramArgs;
-        if (!in.indirect) {
-            histogram.grid = gridFor(ceilDiv(histogram.constants.numTiles, histogram.constants.histogramTiles),
-                                     in.maxWorkgroupCountX);
-        }
-        timestampsThrough(1);
-        for (uint32_t p = 0; p < in.passes.passCount; ++p) {
-            Step& reorder = add(Kernel::Reorder, p, p % 2 == 0 ? kSetForward : kSetBackward);
-            reorder.argsWord = kInfoTileArgs;
-            reorder.constants.flags |= mapFlags(p);
-            if (p == 0) reorder.constants.flags |= indexFlag;
-            timestampsThrough(2 + p);
-        }
-    }
-
     // The first pass's counts per tile; then per pass a scan of them (none when tiles are few:
     // each reorder sums them itself) and a reorder, which also counts the next pass's digits.
-    void buildScanPasses(uint32_t indexFlag) {
+    // Which passes run, and so which digit each reorder sorts, is decided on the GPU from the keys
+    // (shaders/vksort_config.h): the steps of passes that do not run return at once.
+    void buildPasses(uint32_t indexFlag) {
         const uint32_t passCount = in.passes.passCount;
         const uint32_t tiles = ceilDiv(in.count, in.tile.tileSize()); // (direct sorts only)
-        const bool inlineScan = !in.indirect && vksortInlineScan(tiles, in.inlineScanMaxTiles);
+        const bool inlineScan = !in.indirect && vksortInlineScan(tiles, in.scan.inlineMaxTiles);
         Step& counts = add(Kernel::TileCounts, 0, kSetForward);
         counts.argsWord = kInfoTileArgs;
         counts.constants.zeroCountTable = counts.constants.nextCountTable; // the first reorder adds into it
@@ -101,13 +79,12 @@ struct Builder {
             if (!inlineScan) {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kInfoScanArgs;
-                if (!in.indirect) scan.grid = Grid{vksortScanWorkgroups(tiles), 1};
+                if (!in.indirect) scan.grid = Grid{in.scan.workgroups(tiles), 1};
             }
-            Step& reorder = add(Kernel::ReorderScan, p, set);
+            Step& reorder = add(Kernel::Reorder, p, set);
             reorder.argsWord = kInfoTileArgs;
             reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
-            if (p + 1 < passCount) reorder.constants.flags |= kFlagNextCounts;
             if (inlineScan) reorder.constants.flags |= kFlagInlineScan;
             timestampsThrough(2 + p);
         }
@@ -137,34 +114,24 @@ struct Builder {
             timestampsThrough(out.timestampCount - 1);
             return;
         }
+        // Indirect sorts: the count is copied into the tables, and the setup turns it into the launch
+        // of every step below (the path a count does not take gets zero workgroups).
         if (in.indirect) {
             Step& copy = out.steps[out.stepCount++];
             copy = Step{};
             copy.kind = StepKind::CopyCount;
             copy.barrier = Barrier::TransferToCompute;
-        }
-        // Zeroes what the look-back's histogram and reorders add into (the digit totals, the first
-        // ticket, the fallback count); for indirect sorts it also turns the copied count into the
-        // launch of every step below (the path a count does not take gets zero workgroups). A
-        // direct sort by the scan method needs neither, and saves the dispatch.
-        if (in.indirect || in.lookBack) {
             Step& setup = add(Kernel::Setup, 0, kSetForward);
             setup.indirect = false;
             setup.grid = Grid{1, 1};
             setup.constants.singleMaxCount = in.singleMaxCount;
             setup.constants.dispatchWidth = in.maxWorkgroupCountX;
-            setup.constants.inlineScanMaxTiles = in.inlineScanMaxTiles;
-        }
-        if (in.indirect) {
+            setup.constants.inlineScanMaxTiles = in.scan.inlineMaxTiles;
             Step& single = add(Kernel::Single, 0, singleSet);
             single.constants.flags |= singleFlags;
             single.argsWord = kInfoSingleArgs;
         }
-        if (in.lookBack) {
-            buildLookBackPasses(indexFlag);
-        } else {
-            buildScanPasses(indexFlag);
-        }
+        buildPasses(indexFlag);
         out.steps[out.stepCount - 1].barrier = Barrier::None;
     }
 };

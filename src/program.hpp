@@ -9,7 +9,6 @@
 
 #include <cstdint>
 
-#include "bindings.hpp"
 #include "kernels.hpp"
 #include "plan.hpp"
 
@@ -29,7 +28,7 @@ enum class Barrier : uint32_t {
 
 struct Step {
     StepKind kind = StepKind::Dispatch;
-    Kernel kernel = Kernel::Histogram;
+    Kernel kernel = Kernel::TileCounts;
     BindingSet set = kSetForward;
     VksortPushConstants constants{};
     // Indirect launches read a VkDispatchIndirectCommand from info word `argsWord` of the tables
@@ -43,12 +42,12 @@ struct Step {
     Barrier barrier = Barrier::None;
 };
 
-// Copy, setup, single-workgroup sort, histogram or tile counts, then per pass a scan and a reorder.
+// Copy, setup, single-workgroup sort, tile counts, then per pass a scan and a reorder.
 constexpr uint32_t kMaxProgramSteps = 4 + 2 * kMaxPasses;
 
 // What a program depends on: the sorter's tiles, the bindings' layout and the request.
 struct ProgramInput {
-    TileConfig tile;             // the histogram and reorder tile
+    TileConfig tile;             // the tile-counts and reorder tile
     uint32_t singleMaxCount = 0; // counts up to this sort in one workgroup
     uint32_t maxWorkgroupCountX = 0;
     uint32_t maxCount = 0;       // the bindings' capacity
@@ -58,8 +57,7 @@ struct ProgramInput {
     PassPlan passes;
     uint32_t count = 0;          // ignored when indirect
     bool indirect = false;       // the count comes from the caller's buffer at execution time
-    bool lookBack = false;       // the look-back method; false: the scan method (VksortOffsetMethod)
-    uint32_t inlineScanMaxTiles = kInlineScanMaxTiles; // scan method: tile counts that need no scan step
+    ScanConfig scan;             // which tile counts need a scan step, and its shape
 };
 
 struct Program {

@@ -85,9 +85,7 @@ ProgramInput programInput(const VksortSorter_T& sorter, const VksortBindings_T& 
     in.passes = passes;
     in.count = count;
     in.indirect = indirect;
-    in.lookBack = sorter.methods.lookBack(keyWidthIndex(bindings.keyType),
-                                          ceilDiv(indirect ? bindings.maxCount : count, sorter.tile.tileSize()));
-    in.inlineScanMaxTiles = sorter.methods.inlineScanMaxTiles;
+    in.scan = sorter.scan;
     return in;
 }
 

@@ -50,7 +50,6 @@ void describeResult(const VksortBindings_T& bindings, const PassPlan& plan, Vkso
     if (bindings.valueType != VKSORT_VALUE_TYPE_NONE) {
         r.values = r.inScratch ? VksortBufferRange{s.buffer, s.offset + l.valuesOffset, l.valuesBytes} : bindings.values;
     }
-    r.fallbackCount = {s.buffer, s.offset + l.tablesOffset + kInfoFallbacks * 4u, 4};
     *result = r;
 }
 

@@ -5,6 +5,7 @@
 
 #include "diagnostics.hpp"
 #include "objects.hpp"
+#include "tuning.hpp"
 
 namespace vksort {
 
@@ -53,11 +54,6 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
                    "flags holds unknown bits");
     VKSORT_REQUIRE((info.keyTypes & ~kAllKeyTypes) == 0, "keyTypes holds bits of no VksortKeyType");
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
-    VKSORT_REQUIRE(info.offsetMethod >= VKSORT_OFFSET_METHOD_AUTO && info.offsetMethod <= VKSORT_OFFSET_METHOD_LOOK_BACK,
-                   "offsetMethod is not a VksortOffsetMethod");
-    VKSORT_REQUIRE(info.debugFallbackPeriod == 0 || info.offsetMethod != VKSORT_OFFSET_METHOD_SCAN,
-                   "debugFallbackPeriod needs the look-back (offsetMethod AUTO or LOOK_BACK); the scan method has no "
-                   "fallback to force");
     *pSorter = VK_NULL_HANDLE;
 
     Functions fn;
@@ -107,17 +103,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     PipelineOptions options;
     options.tile = tile;
     for (uint32_t k = 0; k < kKeyWidths; ++k) options.singleTiles[k] = chooseSingleTileConfig(device.facts, tile, control, k);
-    options.scanTile = chooseScanConfig(device.facts, tile, control);
-    // Only the look-back has a fallback to force: a sorter made to force it looks back.
-    const MethodRange methods = chooseMethodRange(
-        device.facts, info.debugFallbackPeriod != 0 && info.offsetMethod == VKSORT_OFFSET_METHOD_AUTO
-                          ? VKSORT_OFFSET_METHOD_LOOK_BACK
-                          : info.offsetMethod);
-    for (uint32_t k = 0; k < kKeyWidths; ++k) {
-        options.lookBack[k] = methods.anyLookBack(k);
-        options.scan[k] = !methods.allLookBack(k);
-    }
-    options.fallbackPeriod = info.debugFallbackPeriod;
+    options.scanTile = chooseScanTileConfig(device.facts, tile, control);
+    options.scan = chooseScanConfig(device.facts);
     options.subgroupShuffle = device.facts.subgroupShuffle;
     options.requiredSubgroupSize = required;
     const uint32_t keyTypes = info.keyTypes != 0 ? info.keyTypes : kAllKeyTypes;
@@ -143,7 +130,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     sorter->deviceInfo = device;
     sorter->tile = tile;
     for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
-    sorter->methods = methods;
+    sorter->scan = options.scan;
     sorter->subgroupSize = required != 0 ? required : device.facts.subgroupSize;
     sorter->keyTypes = keyTypes;
     sorter->valueTypes = valueTypes;
@@ -180,17 +167,6 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
     p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);
     p.maxCount64 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 8, 8);
-    // Tile counts to key counts: the smallest count with minTiles tiles, the largest with maxTiles.
-    const uint64_t tileSize = sorter->tile.tileSize();
-    uint32_t* minCount[2] = {&p.lookBackMinCount32, &p.lookBackMinCount64};
-    uint32_t* maxCount[2] = {&p.lookBackMaxCount32, &p.lookBackMaxCount64};
-    for (uint32_t k = 0; k < kKeyWidths; ++k) {
-        if (!sorter->methods.anyLookBack(k)) continue;
-        const uint64_t least = std::max<uint64_t>((uint64_t(sorter->methods.minTiles[k]) - 1) * tileSize + 1,
-                                                  uint64_t(p.singleDispatchMaxCount) + 1);
-        *minCount[k] = uint32_t(std::min<uint64_t>(least, UINT32_MAX));
-        *maxCount[k] = uint32_t(std::min<uint64_t>(uint64_t(sorter->methods.maxTiles[k]) * tileSize, UINT32_MAX));
-    }
     *pProperties = p;
 }
 

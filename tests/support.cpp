@@ -195,17 +195,8 @@ vkctx::Context& context() {
 }
 
 bool SorterOptions::operator<(const SorterOptions& o) const {
-    return std::tie(workgroupSize, keysPerThread, requiredSubgroupSize, spy, fallbackPeriod, offsetMethod) <
-           std::tie(o.workgroupSize, o.keysPerThread, o.requiredSubgroupSize, o.spy, o.fallbackPeriod, o.offsetMethod);
-}
-
-VksortOffsetMethod testOffsetMethod() {
-    const char* method = std::getenv("VKSORT_TEST_OFFSET_METHOD");
-    if (method == nullptr || std::strcmp(method, "auto") == 0) return VKSORT_OFFSET_METHOD_AUTO;
-    if (std::strcmp(method, "scan") == 0) return VKSORT_OFFSET_METHOD_SCAN;
-    if (std::strcmp(method, "look-back") == 0) return VKSORT_OFFSET_METHOD_LOOK_BACK;
-    FAIL("VKSORT_TEST_OFFSET_METHOD must be auto, scan or look-back, not " << method);
-    return VKSORT_OFFSET_METHOD_AUTO;
+    return std::tie(workgroupSize, keysPerThread, requiredSubgroupSize, spy) <
+           std::tie(o.workgroupSize, o.keysPerThread, o.requiredSubgroupSize, o.spy);
 }
 
 const std::vector<SorterOptions> kTileShapes = {SorterOptions{16, 16}, SorterOptions{64, 5}, SorterOptions{32, 6},
@@ -217,11 +208,6 @@ VksortSorterCreateInfo sorterCreateInfo(vkctx::Context& ctx, const SorterOptions
     info.workgroupSize = options.workgroupSize;
     info.keysPerThread = options.keysPerThread;
     info.requiredSubgroupSize = options.requiredSubgroupSize;
-    info.debugFallbackPeriod = options.fallbackPeriod;
-    // (A fallback period alone makes the sorter look back: see debugFallbackPeriod.)
-    info.offsetMethod = options.offsetMethod != VKSORT_OFFSET_METHOD_AUTO || options.fallbackPeriod != 0
-                            ? options.offsetMethod
-                            : testOffsetMethod();
     return info;
 }
 
@@ -430,14 +416,6 @@ std::string Case::describe() const {
     if (sorter.workgroupSize != 0) s += " --workgroup-size " + std::to_string(sorter.workgroupSize);
     if (sorter.keysPerThread != 0) s += " --keys-per-thread " + std::to_string(sorter.keysPerThread);
     if (sorter.requiredSubgroupSize != 0) s += " --subgroup-size " + std::to_string(sorter.requiredSubgroupSize);
-    if (sorter.fallbackPeriod != 0) s += " --fallback-period " + std::to_string(sorter.fallbackPeriod);
-    {
-        const VksortOffsetMethod m = sorter.offsetMethod != VKSORT_OFFSET_METHOD_AUTO || sorter.fallbackPeriod != 0
-                                         ? sorter.offsetMethod
-                                         : testOffsetMethod();
-        if (m == VKSORT_OFFSET_METHOD_SCAN) s += " --offset-method scan";
-        if (m == VKSORT_OFFSET_METHOD_LOOK_BACK) s += " --offset-method look-back";
-    }
     std::string inexpressible;
     if (maxCount > count) inexpressible += " bindings for " + std::to_string(maxCount) + " elements;";
     if (offsetUnits != 1) {

@@ -33,28 +33,18 @@ struct SorterOptions {
     uint32_t requiredSubgroupSize = 0;
     // Hand vksort the command spy's vkGetDeviceProcAddr (see commandLog()).
     bool spy = false;
-    // VksortSorterCreateInfo::debugFallbackPeriod: force the look-back's fallback (which with
-    // offsetMethod AUTO makes the sorter look back).
-    uint32_t fallbackPeriod = 0;
-    // VksortSorterCreateInfo::offsetMethod; AUTO takes testOffsetMethod().
-    VksortOffsetMethod offsetMethod = VKSORT_OFFSET_METHOD_AUTO;
 
     bool operator<(const SorterOptions& o) const;
     bool isDefault() const {
-        return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy && fallbackPeriod == 0 &&
-               offsetMethod == VKSORT_OFFSET_METHOD_AUTO;
+        return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy;
     }
 };
-
-// The offset method of sorters whose options leave it AUTO: VKSORT_TEST_OFFSET_METHOD ("scan",
-// "look-back"; ctest runs the end-to-end suites with each, tests/CMakeLists.txt), or AUTO.
-VksortOffsetMethod testOffsetMethod();
 
 // The tile shapes (workgroup size x keys per thread) the tests use besides the default. Each
 // shape's pipelines are compiled at their first dispatch on lavapipe (about a second each), so
 // tests share these rather than invent their own: 16 x 16 (tile = single-workgroup limit), 64 x 5
 // and 32 x 6 (keys per thread not a multiple of a 16-byte vector), 16 x 4 (a tiny tile with
-// vector loads: many tiles, long look-backs and grid rows for few keys).
+// vector loads: many tiles, scan steps by ranges and grid rows for few keys).
 extern const std::vector<SorterOptions> kTileShapes;
 
 // The create info createSorter() would use, for tests that change one field and expect failure.

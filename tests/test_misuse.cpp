@@ -807,50 +807,19 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     info.valueTypes = 1u << 4;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "valueTypes");
     info.valueTypes = 0;
-    info.offsetMethod = VksortOffsetMethod(3);
-    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "offsetMethod");
-    // A fallback period forces the look-back's fallback; the scan has none, so it would force nothing.
-    info.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
-    info.debugFallbackPeriod = 3;
-    EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "debugFallbackPeriod");
-    VksortSorterCreateInfo lookBack = info; // (AUTO with a period: the support's sorters)
-    lookBack.offsetMethod = VKSORT_OFFSET_METHOD_LOOK_BACK;
-    lookBack.keyTypes = VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_UINT32);
-    REQUIRE(vksortCreateSorter(&lookBack, &sorter) == VK_SUCCESS);
-    vksortDestroySorter(sorter);
-    info.debugFallbackPeriod = 0;
-    info.offsetMethod = VKSORT_OFFSET_METHOD_AUTO;
 
-    // Every format: the setup, 6 reorders and 6 single-workgroup sorts; the look-back adds 2
-    // histograms, the scan 2 tile counts and the scan; a sorter that may take both has all.
-    info.valueTypes = 0;
-    const struct {
-        VksortOffsetMethod method;
-        uint32_t all, depth;
-    } methods[] = {{VKSORT_OFFSET_METHOD_LOOK_BACK, 15, 4}, {VKSORT_OFFSET_METHOD_SCAN, 16, 5}};
-    for (const auto& m : methods) {
-        info.offsetMethod = m.method;
-        uint32_t before = vktest::commandLog().pipelines;
-        REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
-        CHECK(vktest::commandLog().pipelines - before == m.all);
-        vksortDestroySorter(sorter);
-        VksortSorterCreateInfo depth = info;
-        depth.keyTypes = VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_FLOAT32);
-        depth.valueTypes = VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_UINT32);
-        before = vktest::commandLog().pipelines;
-        REQUIRE(vksortCreateSorter(&depth, &sorter) == VK_SUCCESS);
-        CHECK(vktest::commandLog().pipelines - before == m.depth);
-        vksortDestroySorter(sorter);
-    }
-    info.offsetMethod = VKSORT_OFFSET_METHOD_LOOK_BACK;
-    uint32_t before = 0;
+    // Every format: the setup and the scan, 2 tile counts, 6 reorders and 6 single-workgroup sorts.
+    uint32_t before = vktest::commandLog().pipelines;
+    REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
+    CHECK(vktest::commandLog().pipelines - before == 16);
+    vksortDestroySorter(sorter);
 
     // A renderer's depth sort: f32 keys with u32 payloads or argsort indices (both 32-bit values).
     info.keyTypes = VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_FLOAT32);
     info.valueTypes = VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_UINT32) | VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_INDEX);
     before = vktest::commandLog().pipelines;
     REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
-    CHECK(vktest::commandLog().pipelines - before == 4);
+    CHECK(vktest::commandLog().pipelines - before == 5);
     for (VksortValueType value : {VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX}) {
         for (uint32_t count : {3000u, 100003u}) {
             vktest::Case c;

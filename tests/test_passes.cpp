@@ -15,6 +15,7 @@
 
 #include "objects.hpp"
 #include "record.hpp"
+#include "tuning.hpp"
 #include "support.hpp"
 
 namespace {
@@ -43,16 +44,16 @@ struct PassRig {
     uint32_t keyBytes() const { return vksortKeySize(keyType); }
     uint32_t valueBytes() const { return vksortValueSize(valueType); }
 
-    // Word index, inside the tables region, of the total of `digit` in `pass`, and of tile
-    // `tileIndex`'s status word of `digit` in status table `table`.
+    // Word index, inside the tables region, of the total of `digit` in `pass`.
     static size_t total(uint32_t pass, uint32_t digit) { return vksort::kTotalsOffset + size_t(pass) * kRadix + digit; }
-    // The scan method's word of range `range`'s prefix (or total) of `digit`.
+    // The word of range `range`'s prefix (or total) of `digit`.
     static size_t rangeWord(uint32_t range, uint32_t digit) { return vksort::kRangeTotalsOffset + size_t(range) * kRadix + digit; }
-    size_t status(uint32_t table, uint32_t tileIndex, uint32_t digit) const {
+    // Tile `tileIndex`'s count of `digit` in counts table `table` (vksort_config.h).
+    size_t countWord(uint32_t table, uint32_t tileIndex, uint32_t digit) const {
         return vksort::kTileTablesOffset + (size_t(table) * layout().rowStride + tileIndex) * kRadix + digit;
     }
-    // The scan method's counts tables share that layout (vksort_config.h).
-    size_t countWord(uint32_t table, uint32_t tileIndex, uint32_t digit) const { return status(table, tileIndex, digit); }
+    // Tile `tileIndex`'s two words of varying bits (vksort_config.h).
+    size_t varyingWord(uint32_t tileIndex) const { return vksort::vksortVaryingOffset(layout().rowStride) + 2 * size_t(tileIndex); }
     size_t tableWords() const { return size_t(layout().tablesBytes / 4); }
 
     // The three ranges as byte vectors: read now, or written back.
@@ -159,7 +160,8 @@ std::vector<std::vector<uint32_t>> tileCounts(const hostdata::Data& input, Vksor
 // pass's digit totals.
 void scanModel(const PassRig& rig, const std::vector<std::vector<uint32_t>>& counts, uint32_t numTiles,
                uint32_t table, uint32_t pass, uint32_t* w) {
-    const uint32_t rangeTiles = vksort::vksortScanRangeTiles(numTiles);
+    const vksort::ScanConfig& scan = rig.sorter->scan;
+    const uint32_t rangeTiles = vksort::vksortScanRangeTiles(numTiles, scan.oneRangeMaxTiles, scan.rangeMinTiles);
     for (uint32_t d = 0; d < kRadix; ++d) {
         uint32_t total = 0, inRange = 0;
         for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
@@ -173,6 +175,24 @@ void scanModel(const PassRig& rig, const std::vector<std::vector<uint32_t>>& cou
         }
         w[PassRig::total(pass, d)] = total + inRange;
     }
+}
+
+// Per tile, the OR of every key in sort order XOR the input's first key (the tile-counts step's
+// varying bits).
+std::vector<uint64_t> tileVarying(const hostdata::Data& input, VksortOrder order, uint32_t tile, uint32_t numTiles) {
+    std::vector<uint64_t> bits(numTiles, 0);
+    const uint64_t first = hostdata::sortKey(input.key(0), input.keyType, order, 0, 0);
+    for (uint32_t i = 0; i < input.count; ++i) bits[i / tile] |= hostdata::sortKey(input.key(i), input.keyType, order, 0, 0) ^ first;
+    return bits;
+}
+
+// What deciding the passes that run leaves in the info words, for varying bits `bits` over bits
+// [begin, end) (vksort_config.h's rule, checked against a model in test_plan.cpp).
+void expectPassesThatRun(uint32_t* w, uint64_t bits, uint32_t begin, uint32_t end) {
+    const uint32_t lo = uint32_t(bits), hi = uint32_t(bits >> 32);
+    const uint32_t running = vksort::vksortActivePassCount(lo, hi, begin, end);
+    for (uint32_t r = 0; r < running; ++r) w[vksort::kInfoPassShift + r] = vksort::vksortActivePassShift(lo, hi, begin, end, r);
+    w[vksort::kInfoActivePasses] = running;
 }
 
 void fillTables(PassRig::Ranges& r, const PassRig& rig, uint32_t value) {
@@ -190,12 +210,7 @@ PassRig::Ranges loadWithSentinelTables(PassRig& rig, const hostdata::Data& input
     return before;
 }
 
-// The look-back method's steps (histogram, look-back reorder) exist only in sorters that may take it.
-vktest::SorterOptions lookBack(vktest::SorterOptions options = {}) {
-    options.offsetMethod = VKSORT_OFFSET_METHOD_LOOK_BACK;
-    return options;
-}
-const vktest::SorterOptions kSmallTiles = lookBack({16, 4});
+const vktest::SorterOptions kSmallTiles{16, 4};
 
 // The program the library would record for a direct sort of `count` keys over bits [begin, end).
 // `single` off leaves out the single-workgroup path, so that the tile steps exist at any count.
@@ -206,7 +221,6 @@ vksort::Program realProgram(const PassRig& rig, VksortOrder order, uint32_t begi
     REQUIRE(vksort::planPasses(rig.keyBytes() * 8, begin, end, &passes, &reason));
     vksort::ProgramInput in = vksort::programInput(*rig.sorter, rig.bindings(), passes, order, count, false);
     if (!single) in.singleMaxCount = 0;
-    INFO((in.lookBack ? "look-back method" : "scan method"));
     vksort::Program program;
     vksort::buildProgram(in, &program);
     return program;
@@ -228,112 +242,6 @@ void runSteps(const PassRig& rig, std::initializer_list<const vksort::Step*> ste
 }
 
 } // namespace
-
-namespace {
-
-// What the setup and histogram steps of a sort over bits [begin, end) must leave in tables that
-// held sentinels: the info words the setup owns and every pass's totals zeroed, then each pass's
-// digit totals counted, and the first pass's status table zeroed for this count's tiles.
-void expectSetupAndHistogram(PassRig::Ranges& want, const PassRig& rig, const hostdata::Data& input,
-                             VksortOrder order, uint32_t begin, uint32_t end) {
-    const uint32_t tile = rig.tile(), numTiles = (input.count + tile - 1) / tile;
-    uint32_t* t = want.tables(rig.layout());
-    t[vksort::kInfoFallbacks] = 0;
-    t[vksort::kInfoTickets] = 0; // the first reorder's
-    for (uint32_t i = 0; i < vksort::kMaxPasses * kRadix; ++i) t[vksort::kTotalsOffset + i] = 0;
-    for (uint32_t pass = 0, shift = begin; shift < end; ++pass, shift += vksort::kDigitBits) {
-        for (uint32_t i = 0; i < input.count; ++i) ++t[PassRig::total(pass, digitOf(input.key(i), input.keyType, order, shift, end))];
-    }
-    for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-        for (uint32_t d = 0; d < kRadix; ++d) t[rig.status(0, tileIndex, d)] = vksort::kStatusNotReady;
-    }
-}
-
-// `histogramTiles` other than 0 replaces the program's tiles per histogram workgroup (the planner
-// gives more than one only to counts of thousands of tiles).
-void runSetupAndHistogram(const PassRig& rig, VksortOrder order, uint32_t begin, uint32_t end, uint32_t count,
-                          uint32_t histogramTiles = 0) {
-    const vksort::Program program = realProgram(rig, order, begin, end, count);
-    vksort::Step histogram = findStep(program, Kernel::Histogram, 0);
-    if (histogramTiles != 0) {
-        histogram.constants.histogramTiles = histogramTiles;
-        const uint32_t numTiles = histogram.constants.numTiles;
-        histogram.grid = vksort::gridFor((numTiles + histogramTiles - 1) / histogramTiles, histogram.grid.x);
-    }
-    runSteps(rig, {&findStep(program, Kernel::Setup, 0), &histogram});
-}
-
-} // namespace
-
-TEST_CASE("setup and histogram: every pass's digit totals, the first status table zeroed", "[passes]") {
-    struct Variant {
-        VksortKeyType key;
-        VksortOrder order;
-        uint32_t shift, endBit;
-    };
-    // The mapping of each key class, a digit cut short by the end bit, and for 64-bit keys
-    // digits in the high word and straddling the two words.
-    const Variant variants[] = {{VKSORT_KEY_TYPE_UINT32, VKSORT_ORDER_ASCENDING, 0, 32},
-                                {VKSORT_KEY_TYPE_INT32, VKSORT_ORDER_DESCENDING, 28, 32},
-                                {VKSORT_KEY_TYPE_FLOAT32, VKSORT_ORDER_ASCENDING, 29, 32},
-                                {VKSORT_KEY_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 8, 10},
-                                {VKSORT_KEY_TYPE_UINT64, VKSORT_ORDER_ASCENDING, 30, 64},
-                                {VKSORT_KEY_TYPE_INT64, VKSORT_ORDER_ASCENDING, 0, 64},
-                                {VKSORT_KEY_TYPE_FLOAT64, VKSORT_ORDER_DESCENDING, 40, 43}};
-    for (const vktest::SorterOptions& options : {lookBack(), kSmallTiles}) {
-        VksortSorter s = vktest::sorter(options);
-        const uint32_t tile = s->tile.tileSize();
-        uint32_t n = 0;
-        for (const Variant& v : variants) {
-            // Whole tiles only (the vector loads), a partial last tile, and a single short tile;
-            // each with a workgroup per tile and with three tiles per workgroup (the last one
-            // short of tiles).
-            for (uint32_t count : {4 * tile, 5 * tile + 3, tile / 2 + 1})
-            for (uint32_t histogramTiles : {1u, 3u}) {
-                ++n;
-                INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", bits " << v.shift << ":"
-                             << v.endBit << ", count " << count << ", tiles per histogram workgroup " << histogramTiles);
-                // A capacity above the count: the status words of tiles past it stay untouched.
-                PassRig rig(s, v.key, VKSORT_VALUE_TYPE_NONE, count + 2 * tile + 5);
-                hostdata::Data input = hostdata::generate(v.key, VKSORT_VALUE_TYPE_NONE, count, {}, count + n);
-                PassRig::Ranges before = loadWithSentinelTables(rig, input);
-                runSetupAndHistogram(rig, v.order, v.shift, v.endBit, count, histogramTiles);
-                PassRig::Ranges want = before;
-                expectSetupAndHistogram(want, rig, input, v.order, v.shift, v.endBit);
-                rig.check(want);
-            }
-        }
-    }
-    vktest::requireCleanValidation();
-}
-
-TEST_CASE("histogram of equal and of alternating keys, at the most keys per thread", "[passes]") {
-    // histogram.comp adds once per subgroup when every lane holds the same byte, and lane by lane
-    // otherwise: all-equal keys take the first path for every byte, two alternating digits the
-    // second for the low byte. 32 keys per thread is the most the planner allows.
-    VksortSorter s = vktest::sorter(lookBack({16, 32}));
-    const uint32_t tile = s->tile.tileSize();
-    REQUIRE(tile == 16 * 32);
-    for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_UINT64}) {
-        for (uint32_t pattern = 0; pattern < 2; ++pattern) {
-            const uint32_t count = 2 * tile + 7;
-            INFO("key " << hostdata::toString(key) << ", " << (pattern == 0 ? "all equal" : "two alternating digits"));
-            PassRig rig(s, key, VKSORT_VALUE_TYPE_NONE, count);
-            hostdata::Data input = hostdata::generate(key, VKSORT_VALUE_TYPE_NONE, count, {}, 9);
-            for (uint32_t i = 0; i < count; ++i) {
-                const uint64_t k = pattern == 0 ? 0xF : (i % 2 == 0 ? 0x3 : 0x4);
-                std::memcpy(input.keys.data() + size_t(i) * rig.keyBytes(), &k, rig.keyBytes());
-            }
-            PassRig::Ranges before = loadWithSentinelTables(rig, input);
-            const uint32_t endBit = hostdata::keyBits(key);
-            runSetupAndHistogram(rig, VKSORT_ORDER_ASCENDING, 0, endBit, count);
-            PassRig::Ranges want = before;
-            expectSetupAndHistogram(want, rig, input, VKSORT_ORDER_ASCENDING, 0, endBit);
-            rig.check(want);
-        }
-    }
-    vktest::requireCleanValidation();
-}
 
 namespace {
 
@@ -389,7 +297,8 @@ struct ReorderCase {
         step = findStep(realProgram(rig, v.order, v.beginBit, v.endBit, count), kernel, pass);
         index = (step.constants.flags & vksort::kFlagIndexValues) != 0;
         mapIn = (step.constants.flags & vksort::kFlagMapIn) != 0;
-        mapOut = (step.constants.flags & vksort::kFlagMapOut) != 0;
+        // Every pass runs in these cases (the tables say so): the last one maps the keys back.
+        mapOut = step.pass + 1 == (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
         // Few distinct keys make long digit runs that cross destination tiles; uniform keys
         // spread every tile over all 16 digits.
         const hostdata::Distribution dist = (seed + seed / 4) % 2 == 0 ? vktest::dist(hostdata::Distribution::Few, 50)
@@ -429,112 +338,21 @@ struct ReorderCase {
     }
 };
 
-// Runs one reorder step on prepared tables and checks it against the model: the stable partition
-// by this pass's digit into the other buffer; every tile's inclusive prefix published in the
-// step's status table; the other status table zeroed for this count's tiles; the ticket counted
-// every workgroup launched and the next pass's ticket zeroed; nothing else written. A sorter made
-// with
-// debugFallbackPeriod must have counted predecessors itself (the fallback count in the info).
-void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, uint64_t seed,
-                  bool forcedFallbacks) {
-    ReorderCase rc(s, v, Kernel::Reorder, count, count + s->tile.tileSize() + 7, pass, seed);
-    const PassRig& rig = rc.rig;
-    const vksort::Step& step = rc.step;
-    const vksort::VksortPushConstants& c = step.constants;
-    const uint32_t tile = rc.tile, numTiles = rc.numTiles;
-    INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", value " << hostdata::toString(v.value)
-                 << (v.order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", pass " << step.pass << ", shift "
-                 << c.shift << ", end bit " << c.endBit << ", count " << count << " (" << numTiles
-                 << " tiles), status table " << c.statusTable
-                 << (step.set == kSetForward ? ", caller -> scratch" : ", scratch -> caller")
-                 << (forcedFallbacks ? ", forced fallbacks" : ""));
-    const vksort::ScratchLayout& l = rig.layout();
-
-    // Tables as the steps before leave them: this pass's digit totals, its status table zeroed
-    // for this count's tiles, its ticket at zero; sentinels everywhere else.
-    PassRig::Ranges& before = rc.before;
-    fillTables(before, rig, kSentinel);
-    uint32_t* t = before.tables(l);
-    auto counts = tileCounts(rc.input, v.order, c.shift, c.endBit, tile, numTiles);
-    for (uint32_t d = 0; d < kRadix; ++d) {
-        uint32_t total = 0;
-        for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-            total += counts[d][tileIndex];
-            t[rig.status(c.statusTable, tileIndex, d)] = vksort::kStatusNotReady;
-        }
-        t[PassRig::total(c.pass, d)] = total;
-    }
-    t[vksort::kInfoTickets + c.statusTable] = 0;
-    t[vksort::kInfoFallbacks] = 0;
-    rig.write(before);
-
-    runSteps(rig, {&step});
-
-    // The model: a stable partition of the input by digit.
-    PassRig::Ranges want = rc.partitioned();
-    uint32_t* w = want.tables(l);
-    for (uint32_t d = 0; d < kRadix; ++d) {
-        uint32_t inclusive = 0;
-        for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-            inclusive += counts[d][tileIndex];
-            w[rig.status(c.statusTable, tileIndex, d)] = vksort::kStatusInclusive | inclusive;
-            w[rig.status(c.statusTable ^ 1u, tileIndex, d)] = vksort::kStatusNotReady;
-        }
-    }
-    w[vksort::kInfoTickets + c.statusTable] = step.grid.x * step.grid.y;
-    w[vksort::kInfoTickets + c.nextStatusTable] = 0;
-    // How often a look-back counted a predecessor itself depends on scheduling: any number, but
-    // some when forced.
-    const uint32_t* got = reinterpret_cast<const uint32_t*>(rig.rig.scratch() + l.tablesOffset);
-    w[vksort::kInfoFallbacks] = got[vksort::kInfoFallbacks];
-    if (forcedFallbacks && numTiles > 3) CHECK(got[vksort::kInfoFallbacks] > 0);
-    rig.check(want);
-}
-
 } // namespace
-
-TEST_CASE("reorder steps alone: stable partition, published prefixes, any look-back path", "[passes]") {
-    // Each width of key and value; signed, float, descending; a digit cut short by the end bit
-    // (bits 4 to 10); digits straddling a 64-bit key's words. Every reorder step of each program
-    // runs: both directions, both status tables, the first pass (which makes argsort values).
-    // The third sorter forces the look-back's fallback on many tiles.
-    const ReorderVariant variants[] = {
-        {VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, VKSORT_ORDER_ASCENDING, 0, 32},
-        {VKSORT_KEY_TYPE_INT32, VKSORT_VALUE_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 4, 10},
-        {VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_INDEX, VKSORT_ORDER_ASCENDING, 24, 32},
-        {VKSORT_KEY_TYPE_UINT64, VKSORT_VALUE_TYPE_UINT64, VKSORT_ORDER_ASCENDING, 30, 64},
-        {VKSORT_KEY_TYPE_INT64, VKSORT_VALUE_TYPE_NONE, VKSORT_ORDER_ASCENDING, 56, 64},
-        {VKSORT_KEY_TYPE_FLOAT64, VKSORT_VALUE_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 28, 40},
-        {VKSORT_KEY_TYPE_FLOAT64, VKSORT_VALUE_TYPE_INDEX, VKSORT_ORDER_DESCENDING, 0, 8},
-    };
-    vktest::SorterOptions forced = kSmallTiles;
-    forced.fallbackPeriod = 3;
-    uint32_t n = 0;
-    for (const vktest::SorterOptions& options : {lookBack(), kSmallTiles, forced}) {
-        VksortSorter s = vktest::sorter(options);
-        const uint32_t tile = s->tile.tileSize();
-        // A few tiles with a partial last one, and many small ones.
-        const uint32_t count = tile <= 256 ? 300 * tile + 5 : 5 * tile + 77;
-        for (const ReorderVariant& v : variants) {
-            const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
-            for (uint32_t p = 0; p < passes; ++p, ++n) checkReorder(s, v, count, p, 1000 + n, options.fallbackPeriod != 0);
-        }
-    }
-    vktest::requireCleanValidation();
-}
 
 namespace {
 
 // What the tile-counts step leaves in `want`'s tables: each tile's counts in its counts table, the
-// table the first reorder adds into zeroed, and the fallback count and scan ticket zeroed (a direct
-// sort has no setup step). Returns the tables' words.
+// table the first reorder adds into zeroed, and the scan ticket zeroed (a direct sort has no setup
+// step). Returns the tables' words.
 template <typename Counts>
 uint32_t* expectTileCounts(const PassRig& rig, const vksort::VksortPushConstants& c, const Counts& counts,
-                           uint32_t numTiles, PassRig::Ranges* want) {
+                           const std::vector<uint64_t>& varying, uint32_t numTiles, PassRig::Ranges* want) {
     uint32_t* w = want->tables(rig.layout());
-    w[vksort::kInfoFallbacks] = 0;
     w[vksort::kInfoScanTicket] = 0;
     for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+        w[rig.varyingWord(tileIndex)] = uint32_t(varying[tileIndex]);
+        w[rig.varyingWord(tileIndex) + 1] = uint32_t(varying[tileIndex] >> 32);
         for (uint32_t digit = 0; digit < kRadix; ++digit) {
             w[rig.countWord(c.countTable, tileIndex, digit)] = counts[digit][tileIndex];
             w[rig.countWord(c.zeroCountTable, tileIndex, digit)] = 0;
@@ -545,32 +363,33 @@ uint32_t* expectTileCounts(const PassRig& rig, const vksort::VksortPushConstants
 
 } // namespace
 
-TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, prefixes by range, totals", "[passes]") {
+TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by range, totals", "[passes]") {
     // The counts tables' layout is the shaders' alone (the host never reads them), so these steps
     // are checked against vksort_config.h's: the tile-counts step writes each tile's 16 counts of
     // the first pass into counts table 0 and zeroes table 1 (and the scan's ticket); the scan
     // turns each digit's counts into exclusive prefixes within each range of tiles, each range's
     // totals into prefixes over the ranges, and writes the pass's digit totals (scanModel). Tiles
     // of 64 keys give more tiles than the sorter's inline limit, so the program has a scan step: one
-    // range (a workgroup per digit), and past kScanOneRangeMaxTiles several ranges, the last one
-    // short (a workgroup per range, the last to finish scanning the ranges).
+    // range (a workgroup per digit), and past the row's one-range limit several ranges, the last
+    // one short (a workgroup per range, the last to finish scanning the ranges).
     vktest::SorterOptions options{16, 4};
-    options.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
     VksortSorter s = vktest::sorter(options);
     const uint32_t tile = s->tile.tileSize();
     uint32_t n = 0;
-    const uint32_t inlineMax = s->methods.inlineScanMaxTiles;
-    // One range; fifteen of kScanRangeMinTiles, the last short; and 64 ranges of more tiles than
-    // the scan workgroup is wide (chunks carried within a range; the last workgroup scans 1024
+    const vksort::ScanConfig& shape = s->scan;
+    const uint32_t inlineMax = shape.inlineMaxTiles;
+    const uint32_t scanWidth = vksort::tuningFor(s->deviceInfo.facts).scanWorkgroupSize;
+    // One range; ranges of the row's smallest range, the last short; and 64 ranges of more tiles
+    // than the scan workgroup is wide (chunks carried within a range; the last workgroup scans 1024
     // range totals), the last only for u32 keys ascending, as it is large.
-    const uint32_t sizes[] = {(inlineMax + 40) * tile + 9, (vksort::kScanOneRangeMaxTiles + 700) * tile + 3,
-                               (vksort::kScanRanges * vksort::kScanWorkgroupSize + 200) * tile + 1};
+    const uint32_t sizes[] = {(inlineMax + 40) * tile + 9, (shape.oneRangeMaxTiles + 700) * tile + 3,
+                               (vksort::kScanRanges * scanWidth + 200) * tile + 1};
     for (uint32_t count : sizes) {
         const uint32_t numTiles = (count + tile - 1) / tile;
-        REQUIRE((count == sizes[0]) == (vksort::vksortScanRanges(numTiles) == 1));
+        REQUIRE((count == sizes[0]) == (shape.ranges(numTiles) == 1));
         if (count == sizes[2]) {
-            REQUIRE(vksort::vksortScanRanges(numTiles) > 16);
-            REQUIRE(vksort::vksortScanRangeTiles(numTiles) > vksort::kScanWorkgroupSize); // wider than any scan workgroup
+            REQUIRE(shape.ranges(numTiles) > 16);
+            REQUIRE(vksort::vksortScanRangeTiles(numTiles, shape.oneRangeMaxTiles, shape.rangeMinTiles) > scanWidth); // wider than any scan workgroup
         }
         for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
             for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
@@ -593,13 +412,26 @@ TEST_CASE("scan method's tile counts and scan steps alone: tile-major counts, pr
                 PassRig::Ranges before = loadWithSentinelTables(rig, input);
                 const auto counts = tileCounts(input, order, c.shift, c.endBit, tile, numTiles);
 
+                const std::vector<uint64_t> varying = tileVarying(input, order, tile, numTiles);
                 runSteps(rig, {&counting});
                 PassRig::Ranges want = before;
-                uint32_t* w = expectTileCounts(rig, c, counts, numTiles, &want);
+                uint32_t* w = expectTileCounts(rig, c, counts, varying, numTiles, &want);
                 rig.check(want);
 
+                // The first pass's scan step also decides which passes run: from every tile's
+                // varying bits, through each range's where there are several.
                 runSteps(rig, {&scan});
                 scanModel(rig, counts, numTiles, c.countTable, scan.pass, w);
+                uint64_t all = 0;
+                const uint32_t rangeTiles = vksort::vksortScanRangeTiles(numTiles, shape.oneRangeMaxTiles, shape.rangeMinTiles);
+                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) all |= varying[tileIndex];
+                for (uint32_t range = 0; rangeTiles < numTiles && range * rangeTiles < numTiles; ++range) {
+                    uint64_t bits = 0;
+                    for (uint32_t t = range * rangeTiles; t < std::min(numTiles, (range + 1) * rangeTiles); ++t) bits |= varying[t];
+                    w[vksort::kRangeVaryingOffset + 2 * range] = uint32_t(bits);
+                    w[vksort::kRangeVaryingOffset + 2 * range + 1] = uint32_t(bits >> 32);
+                }
+                expectPassesThatRun(w, all, c.shift, c.endBit);
                 rig.check(want);
             }
         }
@@ -613,7 +445,6 @@ TEST_CASE("tile counts past the 4-bit counters: 16 and 32 keys per invocation, w
     // included, in whole tiles (16-byte loads) and in the last, partial one.
     for (uint32_t keysPerThread : {16u, 32u}) {
         vktest::SorterOptions options{16, keysPerThread};
-        options.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
         VksortSorter s = vktest::sorter(options);
         const uint32_t tile = s->tile.tileSize();
         const uint32_t count = 5 * tile + tile / 2 + 3;
@@ -631,7 +462,7 @@ TEST_CASE("tile counts past the 4-bit counters: 16 and 32 keys per invocation, w
                 PassRig::Ranges want = loadWithSentinelTables(rig, input);
                 const auto counts = tileCounts(input, VKSORT_ORDER_ASCENDING, c.shift, c.endBit, tile, numTiles);
                 runSteps(rig, {&counting});
-                expectTileCounts(rig, c, counts, numTiles, &want);
+                expectTileCounts(rig, c, counts, tileVarying(input, VKSORT_ORDER_ASCENDING, tile, numTiles), numTiles, &want);
                 rig.check(want);
             }
         }
@@ -649,13 +480,14 @@ namespace {
 // the other buffer; unless this is the last pass, the next pass's digit counts of every
 // destination tile added into the next counts table; this count's tiles of the third table
 // zeroed; nothing else written.
-void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, uint64_t seed) {
-    ReorderCase rc(s, v, Kernel::ReorderScan, count, count + 2 * s->tile.tileSize() + 3, pass, seed);
+void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint32_t pass, uint64_t seed) {
+    ReorderCase rc(s, v, Kernel::Reorder, count, count + 2 * s->tile.tileSize() + 3, pass, seed);
     const PassRig& rig = rc.rig;
     const vksort::Step& step = rc.step;
     const vksort::VksortPushConstants& c = step.constants;
     const uint32_t tile = rc.tile, numTiles = rc.numTiles;
-    const bool next = (c.flags & vksort::kFlagNextCounts) != 0;
+    const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
+    const bool next = step.pass + 1 < passes;
     // With few tiles there is no scan step: the reorder sums the counts themselves.
     const bool inlineScan = (c.flags & vksort::kFlagInlineScan) != 0;
     INFO("tile " << tile << ", key " << hostdata::toString(v.key) << ", value " << hostdata::toString(v.value)
@@ -670,6 +502,12 @@ void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, u
     uint32_t* t = before.tables(l);
     const auto counts = tileCounts(rc.input, v.order, c.shift, c.endBit, tile, numTiles);
     if (!inlineScan) scanModel(rig, counts, numTiles, c.countTable, c.pass, t);
+    // Every pass runs: the decision of the first scan step, or with an inline scan of the first
+    // reorder, which reads every tile's varying bits (all set here) and writes the same words.
+    expectPassesThatRun(t, ~uint64_t(0), v.beginBit, v.endBit);
+    for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+        t[rig.varyingWord(tileIndex)] = t[rig.varyingWord(tileIndex) + 1] = ~0u;
+    }
     for (uint32_t d = 0; d < kRadix; ++d) {
         for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
             if (inlineScan) t[rig.countWord(c.countTable, tileIndex, d)] = counts[d][tileIndex];
@@ -683,7 +521,7 @@ void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, u
     std::vector<uint32_t> from;
     PassRig::Ranges want = rc.partitioned(&from);
     uint32_t* w = want.tables(l);
-    const uint32_t nextShift = std::min(c.shift + vksort::kDigitBits, c.endBit - 1);
+    const uint32_t nextShift = c.shift + vksort::kDigitBits;
     for (uint32_t j = 0; next && j < count; ++j) {
         ++w[rig.countWord(c.nextCountTable, j / tile, digitOf(rc.input.key(from[j]), v.key, v.order, nextShift, c.endBit))];
     }
@@ -695,7 +533,7 @@ void checkReorderScan(VksortSorter s, const ReorderVariant& v, uint32_t count, u
 
 } // namespace
 
-TEST_CASE("scan-method reorder steps alone: stable partition, next pass's counts per destination tile", "[passes]") {
+TEST_CASE("reorder steps alone: stable partition, next pass's counts per destination tile", "[passes]") {
     // With tiles of 64 keys: more tiles than the sorter's inline limit (prefixes from the scan
     // step, in one range and in several), and few (the reorder sums the counts itself); every pass
     // of each variant, so both directions, all three rotations of the counts tables and the last
@@ -706,15 +544,14 @@ TEST_CASE("scan-method reorder steps alone: stable partition, next pass's counts
         {VKSORT_KEY_TYPE_INT64, VKSORT_VALUE_TYPE_UINT64, VKSORT_ORDER_ASCENDING, 24, 40},
     };
     vktest::SorterOptions options{16, 4};
-    options.offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
     VksortSorter s = vktest::sorter(options);
     const uint32_t tile = s->tile.tileSize();
     uint32_t n = 0;
-    for (uint32_t count : {(s->methods.inlineScanMaxTiles + 20) * tile + 5, 9 * tile + 31,
-                           (vksort::kScanOneRangeMaxTiles + 700) * tile + 3}) {
+    for (uint32_t count : {(s->scan.inlineMaxTiles + 20) * tile + 5, 9 * tile + 31,
+                           (s->scan.oneRangeMaxTiles + 700) * tile + 3}) {
         for (const ReorderVariant& v : variants) {
             const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
-            for (uint32_t p = 0; p < passes; ++p, ++n) checkReorderScan(s, v, count, p, 2000 + n);
+            for (uint32_t p = 0; p < passes; ++p, ++n) checkReorder(s, v, count, p, 2000 + n);
         }
     }
     vktest::requireCleanValidation();

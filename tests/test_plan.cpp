@@ -1,9 +1,11 @@
-// Planning is pure arithmetic (src/plan.cpp): tested here without a GPU.
+// Planning and tuning are pure arithmetic (src/plan.cpp, src/tuning.cpp): tested here without a GPU.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <vector>
 
 #include "plan.hpp"
+#include "tuning.hpp"
 
 #include <vksort/vksort.h>
 
@@ -189,41 +191,31 @@ TEST_CASE("tuning table: the first matching row, and a row for every device", "[
     }
 }
 
-TEST_CASE("offset methods: auto follows the tuning row per key width, the others are forced", "[plan]") {
+TEST_CASE("tuning rows: the scan step's shape and the inline scan come from the row", "[plan]") {
     DeviceFacts nvidia = typicalGpu();
     nvidia.vendorID = kVendorNvidia;
     DeviceFacts unknown = typicalGpu();
     unknown.vendorID = 0x1234;
     for (const DeviceFacts& device : {nvidia, unknown}) {
         const TuningRow& row = tuningFor(device);
-        const MethodRange automatic = chooseMethodRange(device, VKSORT_OFFSET_METHOD_AUTO);
-        const MethodRange scan = chooseMethodRange(device, VKSORT_OFFSET_METHOD_SCAN);
-        const MethodRange lookBack = chooseMethodRange(device, VKSORT_OFFSET_METHOD_LOOK_BACK);
-        for (uint32_t k = 0; k < 2; ++k) {
-            INFO("vendor " << device.vendorID << ", key width " << k);
-            for (uint32_t tiles : {2u, 100u, 255u, 256u, 400u, 512u, 513u, 100000u, UINT32_MAX}) {
-                CHECK(automatic.lookBack(k, tiles) ==
-                      (row.lookBackMaxTiles[k] != 0 && tiles >= row.lookBackMinTiles[k] && tiles <= row.lookBackMaxTiles[k]));
-                CHECK_FALSE(scan.lookBack(k, tiles));
-                CHECK(lookBack.lookBack(k, tiles));
-            }
-            CHECK_FALSE(scan.anyLookBack(k));
-            CHECK(lookBack.allLookBack(k));
-            CHECK_FALSE(automatic.allLookBack(k));
-        }
+        const ScanConfig scan = chooseScanConfig(device);
+        CHECK(scan.inlineMaxTiles == row.inlineScanMaxTiles);
+        CHECK(scan.oneRangeMaxTiles == row.scanOneRangeMaxTiles);
+        CHECK(scan.rangeMinTiles == row.scanRangeMinTiles);
+        CHECK(scan.itemsPerThread == row.scanItemsPerThread);
+        // The scan workgroup: the row's width where the device allows it.
+        TileConfig main;
+        std::string reason;
+        REQUIRE(chooseTileConfig(device, 0, 0, SubgroupControl{}, &main, &reason));
+        CHECK(chooseScanTileConfig(device, main, SubgroupControl{}).workgroupSize == row.scanWorkgroupSize);
+        DeviceFacts narrow = device;
+        narrow.maxWorkgroupInvocations = narrow.maxWorkgroupSizeX = 256;
+        CHECK(chooseScanTileConfig(narrow, main, SubgroupControl{}).workgroupSize == 256);
     }
-    // What was measured (docs/PERFORMANCE.md): on the H100 the scan method, with the inline scan
-    // up to 1024 tiles, is faster than the look-back at every tile count; devices nobody measured
-    // keep the scan, the method that came first, and its first inline limit. Forcing a method
-    // keeps the device's inline limit.
-    CHECK_FALSE(chooseMethodRange(nvidia, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(0));
-    for (uint32_t method : {VKSORT_OFFSET_METHOD_AUTO, VKSORT_OFFSET_METHOD_SCAN, VKSORT_OFFSET_METHOD_LOOK_BACK}) {
-        CHECK(chooseMethodRange(nvidia, method).inlineScanMaxTiles == 1024);
-        CHECK(chooseMethodRange(unknown, method).inlineScanMaxTiles == kInlineScanMaxTiles);
-    }
-    CHECK_FALSE(chooseMethodRange(nvidia, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(1));
-    CHECK_FALSE(chooseMethodRange(unknown, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(0));
-    CHECK_FALSE(chooseMethodRange(unknown, VKSORT_OFFSET_METHOD_AUTO).anyLookBack(1));
+    // What was measured on the H100 (the row's comment): the inline scan up to 1024 tiles; devices
+    // nobody measured keep the inline scan's first limit.
+    CHECK(chooseScanConfig(nvidia).inlineMaxTiles == 1024);
+    CHECK(chooseScanConfig(unknown).inlineMaxTiles == 256);
 }
 
 TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
@@ -241,7 +233,9 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
                 CHECK(l.valuesOffset >= l.keysBytes);
                 CHECK(l.tablesOffset >= l.valuesOffset + l.valuesBytes);
             }
-            CHECK(l.tablesBytes == (uint64_t(kTileTablesOffset) + uint64_t(kTileTables) * kRadix * l.rowStride) * 4);
+            // The counts tables, then two words of varying bits per tile.
+            CHECK(l.tablesBytes == (uint64_t(kTileTablesOffset) + (uint64_t(kCountTables) * kRadix + 2) * l.rowStride) * 4);
+            CHECK(vksortVaryingOffset(l.rowStride) * 4ull + 8ull * l.rowStride == l.tablesBytes);
             CHECK(l.totalBytes == l.tablesOffset + l.tablesBytes);
         }
     }
@@ -250,10 +244,12 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
 TEST_CASE("the maximum count respects every limit", "[plan]") {
     DeviceFacts f = typicalGpu();
     TileConfig c{256, 8, 8, true};
-    // 4 GiB of 32-bit keys would be 2^30 keys: one more than a 30-bit count holds.
-    CHECK(maxElementCount(f, c, 4, 0) == (1u << 30) - 1);
+    // A 4 GiB binding range holds 2^30 - 1 32-bit keys; without that bound, positions and the grid
+    // bound the count: 65535 x 65535 tiles of 2048 keys are more than 2^32 - 2048.
+    CHECK(maxElementCount(f, c, 4, 0) == 0xFFFFFFFFull / 4);
     f.maxStorageBufferRange = ~uint64_t(0) >> 1;
-    CHECK(maxElementCount(f, c, 4, 0) == (1u << 30) - 1);
+    CHECK(maxElementCount(f, c, 4, 0) == UINT32_MAX - c.tileSize());
+    f.maxStorageBufferRange = 0xFFFFFFFFull;
     f.maxStorageBufferRange = 0xFFFFFFFFull;
     CHECK(maxElementCount(f, c, 8, 8) == 0xFFFFFFFFull / 8); // the binding range binds first
     f.maxStorageBufferRange = 128u << 20; // lavapipe's 128 MiB
@@ -264,25 +260,78 @@ TEST_CASE("the maximum count respects every limit", "[plan]") {
 }
 
 TEST_CASE("scan step: one workgroup per digit up to a few thousand tiles, then up to 64 ranges", "[plan]") {
-    // vksort_config.h's launch rule, shared by the host's grids and the setup's indirect arguments.
-    CHECK(vksortScanRanges(0) == 0);
-    for (uint32_t tiles : {1u, 257u, 1025u, kScanOneRangeMaxTiles}) {
-        CHECK(vksortScanRanges(tiles) == 1);
-        CHECK(vksortScanRangeTiles(tiles) == tiles);
-        CHECK(vksortScanWorkgroups(tiles) == kRadix);
+    // vksort_config.h's launch rule, shared by the host's grids and the setup's indirect arguments,
+    // with the limits of every tuning row.
+    for (const TuningRow& row : kTuningTable) {
+        const ScanConfig scan{row.inlineScanMaxTiles, row.scanOneRangeMaxTiles, row.scanRangeMinTiles,
+                              row.scanItemsPerThread};
+        const uint32_t oneRange = scan.oneRangeMaxTiles, rangeMin = scan.rangeMinTiles;
+        INFO("one range up to " << oneRange << " tiles, ranges of at least " << rangeMin);
+        CHECK(scan.ranges(0) == 0);
+        for (uint32_t tiles : {1u, 257u, 1025u, oneRange}) {
+            CHECK(scan.ranges(tiles) == 1);
+            CHECK(vksortScanRangeTiles(tiles, oneRange, rangeMin) == tiles);
+            CHECK(scan.workgroups(tiles) == kRadix);
+        }
+        CHECK(vksortScanRangeTiles(oneRange + 1, oneRange, rangeMin) == rangeMin);
+        CHECK(scan.ranges(oneRange + 1) == ceilDiv(oneRange + 1, rangeMin));
+        CHECK(scan.ranges(kScanRanges * rangeMin) == kScanRanges);
+        CHECK(vksortScanRangeTiles(kScanRanges * 2048, oneRange, rangeMin) == 2048);
+        for (uint32_t tiles : {oneRange + 1, 8192u, 32769u, 131072u, 131073u, 1u << 22, 524287u}) {
+            INFO(tiles << " tiles");
+            const uint32_t ranges = scan.ranges(tiles), rangeTiles = vksortScanRangeTiles(tiles, oneRange, rangeMin);
+            CHECK(scan.workgroups(tiles) == ranges);
+            CHECK(ranges > 1);
+            CHECK(ranges <= kScanRanges);
+            CHECK(rangeTiles >= rangeMin);
+            CHECK(uint64_t(ranges) * rangeTiles >= tiles);     // every tile in a range
+            CHECK(uint64_t(ranges - 1) * rangeTiles < tiles);  // and no range empty
+        }
     }
-    CHECK(vksortScanRangeTiles(kScanOneRangeMaxTiles + 1) == kScanRangeMinTiles);
-    CHECK(vksortScanRanges(kScanOneRangeMaxTiles + 1) == kScanOneRangeMaxTiles / kScanRangeMinTiles + 1);
-    CHECK(vksortScanRanges(kScanRanges * kScanRangeMinTiles) == kScanRanges);
-    CHECK(vksortScanRangeTiles(kScanRanges * 2048) == 2048);
-    for (uint32_t tiles : {kScanOneRangeMaxTiles + 1, 8192u, 32769u, 131072u, 131073u, 1u << 22, 524287u}) {
-        INFO(tiles << " tiles");
-        const uint32_t ranges = vksortScanRanges(tiles), rangeTiles = vksortScanRangeTiles(tiles);
-        CHECK(vksortScanWorkgroups(tiles) == ranges);
-        CHECK(ranges > 1);
-        CHECK(ranges <= kScanRanges);
-        CHECK(rangeTiles >= kScanRangeMinTiles);
-        CHECK(uint64_t(ranges) * rangeTiles >= tiles);     // every tile in a range
-        CHECK(uint64_t(ranges - 1) * rangeTiles < tiles);  // and no range empty
+}
+
+TEST_CASE("passes that run: the first, every later one whose digit varies, one more for an odd count skipped",
+          "[plan]") {
+    // The rule the shaders apply on the GPU (vksort_config.h), against a direct model: the digit of
+    // pass p is bits [begin + 4p, min(begin + 4p + 4, end)) of the varying bits.
+    auto varies = [](uint64_t bits, uint32_t shift, uint32_t end) {
+        const uint32_t width = std::min(end - shift, kDigitBits);
+        return ((bits >> shift) & ((uint64_t(1) << width) - 1)) != 0;
+    };
+    std::vector<uint64_t> patterns = {0, ~uint64_t(0), 1, uint64_t(1) << 63, 0xFFFF, 0xFFFFull << 24, 0x3FFFFFFF,
+                                      0xFFFFFFFFull, 0xFFFFFFFF00000000ull, 0x0000FFF000000FFFull, 0x8000000000000001ull,
+                                      uint64_t(1) << 31, uint64_t(1) << 32, 0xF0F0F0F0F0F0F0F0ull};
+    uint64_t x = 12345;
+    for (int i = 0; i < 200; ++i) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        patterns.push_back(x & (x >> 3) & (x >> 11)); // sparse bits
     }
+    for (uint64_t bits : patterns) {
+        for (uint32_t keyBits : {32u, 64u}) {
+            for (uint32_t begin = 0; begin < keyBits; begin += 3) {
+                for (uint32_t end = begin + 1; end <= keyBits; end += 5) {
+                    const uint64_t b = keyBits == 32 ? bits & 0xFFFFFFFFull : bits;
+                    const uint32_t lo = uint32_t(b), hi = uint32_t(b >> 32);
+                    const uint32_t passes = ceilDiv(end - begin, kDigitBits);
+                    std::vector<uint32_t> want = {begin};
+                    uint32_t skipped = 0;
+                    for (uint32_t p = 1; p < passes; ++p) {
+                        const uint32_t shift = begin + p * kDigitBits;
+                        if (varies(b, shift, end)) want.push_back(shift);
+                        else if (skipped == 0) skipped = shift;
+                    }
+                    if ((passes - want.size()) % 2 == 1) want.push_back(skipped);
+                    INFO("bits 0x" << std::hex << b << std::dec << ", range " << begin << ":" << end);
+                    REQUIRE(vksortActivePassCount(lo, hi, begin, end) == want.size());
+                    for (uint32_t r = 0; r < want.size(); ++r) REQUIRE(vksortActivePassShift(lo, hi, begin, end, r) == want[r]);
+                    // The result lands where the full pass count leaves it.
+                    REQUIRE((passes - want.size()) % 2 == 0);
+                }
+            }
+        }
+    }
+    // All keys equal: the first pass and, for an even pass count, one more.
+    CHECK(vksortActivePassCount(0, 0, 0, 32) == 2);
+    CHECK(vksortActivePassCount(0, 0, 0, 28) == 1);
+    CHECK(vksortActivePassShift(0, 0, 0, 32, 1) == 4);
 }

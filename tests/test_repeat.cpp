@@ -151,7 +151,7 @@ TEST_CASE("one set of bindings reused at other counts in one command buffer", "[
     vkctx::Context& ctx = vktest::context();
     VksortSorter sorter = vktest::sorter();
     const uint32_t tile = vktest::properties(sorter).tileSize;
-    const uint32_t capacity = 300 * tile; // hundreds of tiles to look back over
+    const uint32_t capacity = 300 * tile; // hundreds of tiles to scan inline
     const VksortKeyType key = VKSORT_KEY_TYPE_FLOAT32;
     const VksortValueType value = VKSORT_VALUE_TYPE_UINT32;
     vktest::BindingsRig rig(ctx, sorter, key, value, capacity, 2);

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.hpp"
+#include "kernels.hpp"
 #include "spirv.hpp"
 
 using namespace vksort;
@@ -136,8 +136,10 @@ uint64_t reflectedBytes(const char* name, const TileConfig& tile) {
                                                     {kSpecKeysPerThread, tile.keysPerThread},
                                                     {kSpecMaxSubgroups, tile.maxSubgroups},
                                                     {kSpecFullSubgroups, tile.fullSubgroups ? 1u : 0u},
-                                                    {kSpecFallbackPeriod, 0},
-                                                    {kSpecExchangeBuffers, tile.exchangeBuffers}};
+                                                    {kSpecExchangeBuffers, tile.exchangeBuffers},
+                                                    {kSpecScanOneRangeMaxTiles, 3072},
+                                                    {kSpecScanRangeMinTiles, 256},
+                                                    {kSpecScanItemsPerThread, 16}};
     return SharedMemoryReflection(*blob, constants).bytes();
 }
 
@@ -158,7 +160,7 @@ TEST_CASE("shared memory: the host's mirror of every kernel matches its SPIR-V",
                         if (shuffle && !info.shuffleTwin) continue;
                         const std::string name = variantName(Kernel(kernel), k, v, shuffle);
                         INFO(name);
-                        CHECK(reflectedBytes(name.c_str(), tile) == sharedMemoryBytes(Kernel(kernel), tile));
+                        CHECK(reflectedBytes(name.c_str(), tile) == info.sharedMemoryBytes(tile));
                     }
                 }
             }

@@ -16,7 +16,7 @@ namespace {
 
 // Counts where the data path changes: empty, one key, the single-workgroup limit, tile edges of
 // the multi-pass path (the first tiles past the small limit, a partial last tile), and counts of
-// hundreds and thousands of tiles (long look-back chains; a second row of status words).
+// hundreds and thousands of tiles (inline scans of many tiles, scan steps, by ranges).
 std::vector<uint32_t> boundaryCounts(const VksortSorterProperties& p, uint32_t maxCount) {
     const uint32_t tile = p.tileSize, small = p.singleDispatchMaxCount;
     const uint64_t firstTiles = small / tile + 1; // tiles of the first multi-pass count
@@ -61,7 +61,7 @@ TEST_CASE("u32 keys, sizes around the tile boundaries", "[sort]") {
 
 TEST_CASE("sizes around the boundaries of other tile shapes", "[sort]") {
     // 16 x 16: the tile equals the single-workgroup limit. 64 x 5 and 32 x 6: keys per thread
-    // that the histogram's 16-byte loads do not divide. 16 x 4: the smallest tile with vector
+    // that the tile counts' 16-byte loads do not divide. 16 x 4: the smallest tile with vector
     // loads, so thousands of tiles are cheap to reach.
     // (Every distinct shape costs pipeline compilations: lavapipe compiles at first dispatch,
     // so the tests share this small set of shapes; see vktest::kTileShapes.)
@@ -79,7 +79,7 @@ TEST_CASE("64-bit keys, sizes around the tile boundaries", "[sort]") {
 TEST_CASE("a 1024-invocation workgroup", "[sort]") {
     // More subgroups than subgroup 0 has lanes (1024 / 8 = 128 on lavapipe, 256 at width 4): the
     // workgroup scans loop over chunks of subgroup totals. Skipped where the device cannot hold
-    // it. (The most keys per thread, 32, is tested on the histogram alone in test_passes.cpp.)
+    // it. (The most keys per thread, 32, is tested on the tile counts alone in test_passes.cpp.)
     const VkPhysicalDeviceLimits& limits = vktest::context().properties().limits;
     const SorterOptions options{1024, 4};
     if (options.workgroupSize > std::min(limits.maxComputeWorkGroupInvocations, limits.maxComputeWorkGroupSize[0])) {
@@ -113,7 +113,7 @@ TEST_CASE("a 1024-invocation workgroup", "[sort]") {
 }
 
 TEST_CASE("keysPerThread 1 to 3 build valid pipelines and sort", "[sort]") {
-    // The histogram loads 16-byte vectors, 4 u32 or 2 u64 keys each. Fewer keys per thread than
+    // The tile counts load 16-byte vectors, 4 u32 or 2 u64 keys each. Fewer keys per thread than
     // keys per vector must still give valid shaders (the validation layer checks the SPIR-V
     // after specialization), and sort. (5 and 6, not multiples, are in kTileShapes.)
     for (uint32_t keysPerThread = 1; keysPerThread <= 3; ++keysPerThread) {
@@ -131,7 +131,7 @@ TEST_CASE("keysPerThread 1 to 3 build valid pipelines and sort", "[sort]") {
             c.sorter = options;
             c.key = key;
             c.value = VKSORT_VALUE_TYPE_UINT32;
-            c.count = vktest::properties(s).tileSize * 300 + 3; // hundreds of tiles to look back over
+            c.count = vktest::properties(s).tileSize * 300 + 3; // hundreds of tiles to scan inline
             c.endBit = 12;
             vktest::sortAndCheck(c);
         }
@@ -230,7 +230,7 @@ TEST_CASE("more than 65535 workgroups: the grid splits into rows", "[sort][long]
     // 64 keys per tile (16 x 4, the smallest tile whose pipelines are valid today: see "every
     // keysPerThread from 1 to 9...") and 65537 tiles and a bit: a second grid row on a device
     // whose maxComputeWorkGroupCount[0] is 65535 (lavapipe, and most GPUs). Two passes run the
-    // histogram and the reorders with the split at a fraction of a full sort's cost.
+    // tile counts and the reorders with the split at a fraction of a full sort's cost.
     const uint32_t maxX = vktest::context().properties().limits.maxComputeWorkGroupCount[0];
     SorterOptions options{16, 4, 0, true};
     VksortSorter s = vktest::sorter(options);
@@ -253,15 +253,9 @@ TEST_CASE("more than 65535 workgroups: the grid splits into rows", "[sort][long]
         CHECK(d[0] <= maxX);
         if (d[1] >= 2 && uint64_t(d[0]) * d[1] >= tiles) ++split;
     }
-    // Both reorders, and by the scan method the tile counts; none where one row holds every tile
-    // (NVIDIA: 2^31 - 1 per row). The look-back's histogram counts several tiles per workgroup here
-    // (vksort::histogramTilesPerWorkgroup), one row; the scan's grid is one workgroup per range of
-    // tiles (at most 64).
-    const VksortSorterProperties p = vktest::properties(s);
-    const bool lookBack = c.count >= p.lookBackMinCount32 && c.count <= p.lookBackMaxCount32;
-    INFO((lookBack ? "look-back method" : "scan method"));
-    CHECK(vksort::histogramTilesPerWorkgroup(tiles) > 1);
-    CHECK(split == (tiles > maxX ? (lookBack ? 2u : 3u) : 0u));
+    // The tile counts and both reorders; none where one row holds every tile (NVIDIA: 2^31 - 1
+    // per row). The scan step's grid is one workgroup per range of tiles (at most 64).
+    CHECK(split == (tiles > maxX ? 3u : 0u));
 }
 
 TEST_CASE("a Vulkan 1.1 device with no extension or feature enabled", "[sort][device]") {
@@ -343,33 +337,8 @@ TEST_CASE("every subgroup size the device offers for compute", "[sort][subgroups
     vktest::requireCleanValidation();
 }
 
-TEST_CASE("forced look-back fallbacks: tiles published late or never seen, every result sorted", "[sort]") {
-    // VksortSorterCreateInfo::debugFallbackPeriod makes the reorder's look-back count
-    // predecessor tiles itself for a large share of tiles: what happens for real where workgroups
-    // do not run in the order they started (no forward-progress guarantee). Small tiles make many
-    // tiles per pass; period 2 only delays tiles, 3, 4 and 7 also hide some.
-    uint32_t n = 0;
-    for (uint32_t period : {2u, 3u, 4u, 7u}) {
-        vktest::SorterOptions options{16, 4};
-        options.fallbackPeriod = period;
-        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
-            for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_INDEX}) {
-                vktest::Case c;
-                c.key = key;
-                c.value = value;
-                c.count = 20000 + 17 * n;
-                c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
-                c.dist = vktest::dist(n % 3 == 0 ? hostdata::Distribution::Few : hostdata::Distribution::Uniform, 20);
-                c.sorter = options;
-                c.seed = 500 + n++;
-                vktest::sortAndCheck(c);
-            }
-        }
-    }
-}
-
 TEST_CASE("timestamps: one query per dispatch slot, in order, none past the range", "[sort][timestamps]") {
-    // VksortSortInfo: query 0 before the sort, 1 after the setup and histogram, 2 + p after the
+    // VksortSortInfo: query 0 before the sort, 1 after the tile counts, 2 + p after the
     // reorder of pass p; the slots of dispatches that do not run (all of a single-workgroup sort)
     // repeat the time before them, and a count of 0 still writes every query.
     vkctx::Context& ctx = vktest::context();

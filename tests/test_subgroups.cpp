@@ -149,7 +149,7 @@ TEST_CASE("subgroups: what a required size really launches, and vksort sorting u
         CHECK(r.minLanes * r.numSubgroups <= workgroupSize);
 
         // vksort under the same request: sorted, honoured or not. Keys with values, a count of
-        // many tiles (long look-backs), and the single-workgroup path; then, with tiles of one
+        // many tiles (inline scans of many tiles), and the single-workgroup path; then, with tiles of one
         // key per invocation, more tiles than one scan range takes, so that the scan step runs by
         // ranges in workgroups sized for the promised subgroups (on lavapipe 256 invocations for
         // 18 ranges: the last workgroup scans their 288 totals in two rounds).
@@ -167,7 +167,7 @@ TEST_CASE("subgroups: what a required size really launches, and vksort sorting u
         ranged.workgroupSize = std::max(size, 16u);
         ranged.keysPerThread = 1;
         vktest::Case c;
-        c.count = 4400 * ranged.workgroupSize + 7; // 4401 tiles: over kScanOneRangeMaxTiles (3072)
+        c.count = 4400 * ranged.workgroupSize + 7; // 4401 tiles: over the tuning row's one-range limit (3072)
         c.value = VKSORT_VALUE_TYPE_UINT32;
         c.sorter = ranged;
         c.seed = 77 + size;

@@ -17,17 +17,11 @@
  *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
  *   their input order, and values move with their keys. What vksortCmdSort records depends on
  *   the count: up to singleDispatchMaxCount keys, one dispatch that runs every pass in one
- *   workgroup; otherwise one of two offset methods (VksortOffsetMethod; the sorter picks per
- *   sort, from its device's tuning). vksortCmdSortIndirect records both paths, the method its
- *   bindings' maxCount picks, and lets the count read on the GPU launch one of them. The scan
- *   method: the first pass's digit counts per tile, then per pass a scan of those counts (none
- *   with few tiles: each reorder workgroup then sums them itself) and a reorder dispatch that
- *   also counts the next pass's digits; no workgroup ever waits for another. The look-back
- *   method: a small setup dispatch, a histogram of every pass's digits, then one reorder
- *   dispatch per pass, whose workgroups find their offsets by looking back over the tiles before
- *   them without ever waiting on another workgroup without bound (no forward-progress guarantee
- *   is assumed): a workgroup that finds a predecessor's counts unpublished after a few polls
- *   counts that tile's keys itself (the decoupled fallback). docs/DESIGN.md explains each
+ *   workgroup; otherwise a dispatch that counts the first pass's digits per tile, then per pass
+ *   a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
+ *   and a reorder dispatch that also counts the next pass's digits. No workgroup ever waits for
+ *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records both
+ *   paths and lets the count read on the GPU launch one of them. docs/DESIGN.md explains each
  *   kernel.
  *
  * DEVICE REQUIREMENTS
@@ -193,26 +187,6 @@ typedef enum VksortSorterCreateFlagBits {
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
 
-/* How a sort of more keys than one workgroup sorts learns where each tile's keys go in every
- * pass. Both give the same result (a stable sort); they differ in speed, and which is faster
- * depends on the device and the count (docs/PERFORMANCE.md). */
-typedef enum VksortOffsetMethod {
-    /* The device's tuning: the look-back for the counts and key widths where it was measured
-     * faster on a device like this one, the scan otherwise (VksortSorterProperties::
-     * lookBackMinCount32 and the others); both methods' kernels are compiled only where the
-     * tuning uses both. */
-    VKSORT_OFFSET_METHOD_AUTO = 0,
-    /* A tile-counts dispatch, then two dispatches per pass: a scan of the per-tile digit counts
-     * (made by the tile-counts dispatch for the first pass, by the pass before for the others),
-     * then the reorder; one (the reorder, which sums the counts itself) where tiles are few
-     * enough for the device's tuning. No workgroup ever waits for another. */
-    VKSORT_OFFSET_METHOD_SCAN = 1,
-    /* One dispatch per pass: the reorder's workgroups find their offsets with a decoupled
-     * look-back over the tiles before them (bounded waiting: a workgroup that waits too long
-     * counts the keys it waits for itself), after one histogram of every pass's digits. */
-    VKSORT_OFFSET_METHOD_LOOK_BACK = 2
-} VksortOffsetMethod;
-
 typedef struct VksortSorterCreateInfo {
     /* Reserved for extensions; must be NULL. */
     const void* pNext;
@@ -233,7 +207,7 @@ typedef struct VksortSorterCreateInfo {
     /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
     const VkAllocationCallbacks* pAllocationCallbacks;
     /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
-     * every pipeline the served formats need (4 to 24; see keyTypes), which is the driver's
+     * every pipeline the served formats need (5 to 16; see keyTypes), which is the driver's
      * shader compilation and the bulk of vksortCreateSorter's time (docs/PERFORMANCE.md has
      * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) lets the driver
      * skip that compilation; so does the driver's own disk cache, where it has one. */
@@ -245,7 +219,7 @@ typedef struct VksortSorterCreateInfo {
      * testing and tuning. */
     uint32_t requiredSubgroupSize;
     /* Tuning overrides; 0 takes the default chosen for the device. The workgroup size is the
-     * invocations per workgroup of the histogram, tile-counts and reorder kernels (a power of
+     * invocations per workgroup of the setup, tile-counts and reorder kernels (a power of
      * two from 16 to the device's limit: maxComputeWorkGroupInvocations and
      * maxComputeWorkGroupSize[0], and with a requiredSubgroupSize also
      * maxComputeWorkgroupSubgroups x requiredSubgroupSize); keys per thread (1 to 32) sets the
@@ -260,24 +234,12 @@ typedef struct VksortSorterCreateInfo {
     /* The formats this sorter serves: VKSORT_KEY_TYPE_BIT / VKSORT_VALUE_TYPE_BIT of each key
      * and value type you will sort; 0 means all of them. Only the pipelines those need are
      * compiled: per key width crossed with no values, 32-bit values (uint32 and index) or
-     * 64-bit values a single-workgroup sort and each offset method's reorder; per key width the
-     * look-back's histogram and the scan's tile counts; one shared setup and one scan (only the
-     * methods the sorter may take: see offsetMethod). A renderer that sorts f32 depths with u32
-     * indices pays for 4 to 7 pipelines instead of up to 24. Memory requirements and bindings of a
+     * 64-bit values a single-workgroup sort and a reorder; per key width the tile counts; one
+     * shared setup and one scan. A renderer that sorts f32 depths with u32 indices pays for 5
+     * pipelines instead of up to 16. Memory requirements and bindings of a
      * format the sorter does not serve are invalid usage. Unknown bits are invalid usage. */
     uint32_t keyTypes;
     uint32_t valueTypes;
-    /* Testing only; leave 0. N > 0 makes the reorder's look-back take its fallback for a large
-     * share of tiles (tiles t with t % N == 1 publish their counts late, and tiles t % N == 2
-     * are never seen published, so N >= 3 forces both, N == 2 only the first and N == 1
-     * nothing), to prove that sorts stay correct when workgroups do not run in the order they
-     * started. Results are unchanged; only slower. Only the look-back method has a fallback: with
-     * offsetMethod AUTO a nonzero period makes every multi-tile sort look back, and with
-     * VKSORT_OFFSET_METHOD_SCAN it is invalid usage. */
-    uint32_t debugFallbackPeriod;
-    /* Tuning and testing: 0 (VKSORT_OFFSET_METHOD_AUTO) lets the sorter choose per sort. A sorter
-     * compiles only the kernels of the methods it can choose. Out of range: invalid usage. */
-    VksortOffsetMethod offsetMethod;
 } VksortSorterCreateInfo;
 
 /* Creates a sorter: checks the device, compiles the pipelines (this can take a while; pass a
@@ -290,8 +252,7 @@ typedef struct VksortSorterCreateInfo {
  * the device, or when the device's limits (a subgroup size of 0, a workgroup limit below 16,
  * too little shared memory) hold no tile at all, VK_ERROR_OUT_OF_HOST_MEMORY, the error of the
  * Vulkan call that failed (the message callback names each), or VK_ERROR_VALIDATION_FAILED_EXT
- * for invalid usage (NULL pointers or handles, a non-NULL pNext, unknown flags or format bits,
- * an invalid offsetMethod, a debugFallbackPeriod with the scan method). */
+ * for invalid usage (NULL pointers or handles, a non-NULL pNext, unknown flags or format bits). */
 VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo, VksortSorter* pSorter);
 
 /* Destroys a sorter. Every VksortBindings created from it must be destroyed first (otherwise
@@ -301,7 +262,7 @@ void vksortDestroySorter(VksortSorter sorter);
 
 /* Facts about a sorter, for logs and for tests. */
 typedef struct VksortSorterProperties {
-    /* Invocations per workgroup and keys per invocation of the histogram, tile-counts and reorder
+    /* Invocations per workgroup and keys per invocation of the tile-counts and reorder
      * kernels. */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
@@ -317,20 +278,13 @@ typedef struct VksortSorterProperties {
     uint32_t subgroupSize;
     uint32_t minSubgroupSize;
     /* The largest capacity for 32-bit and 64-bit keys with 64-bit values, the tightest case
-     * (reported whichever formats the sorter serves):
-     * bounded by maxStorageBufferRange (one binding holds a whole array), by the 30 bits the
-     * look-back keeps counts in (at most 2^30 - 1 keys) and by the grid size. Narrower values or
-     * none allow more; vksortGetMaxCount gives the exact maximum of each key and value type. */
+     * (reported whichever formats the sorter serves): bounded by maxStorageBufferRange (one
+     * binding holds a whole array of keys or values: maxStorageBufferRange / 8 for 64-bit values),
+     * by maxComputeWorkGroupCount[0] x [1] tiles (one workgroup per tile) and by 2^32 minus one
+     * tile (positions are 32-bit). Narrower values or none allow more; vksortGetMaxCount gives the
+     * exact maximum of each key and value type. */
     uint32_t maxCount32;
     uint32_t maxCount64;
-    /* Multi-tile sorts of [lookBackMinCount32, lookBackMaxCount32] 32-bit keys, and of
-     * [lookBackMinCount64, lookBackMaxCount64] 64-bit keys, use VKSORT_OFFSET_METHOD_LOOK_BACK,
-     * every other one VKSORT_OFFSET_METHOD_SCAN; a pair is 0, 0 when the sorter never looks back
-     * for that key width. An indirect sort chooses by its bindings' maxCount. */
-    uint32_t lookBackMinCount32;
-    uint32_t lookBackMaxCount32;
-    uint32_t lookBackMinCount64;
-    uint32_t lookBackMaxCount64;
 } VksortSorterProperties;
 
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
@@ -342,7 +296,7 @@ uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortVal
 
 /* One compute pipeline of a sorter. */
 typedef struct VksortPipelineInfo {
-    /* The shader variant it runs, e.g. "histogram_k1", "setup", "reorder_k1_v0" or
+    /* The shader variant it runs, e.g. "tile_counts_k1", "setup", "reorder_k1_v0" or
      * "single_k2_v1_shuffle": the pass, then the key width in 32-bit words (k1, k2), the value
      * width in 32-bit words (v0 none, v1, v2), and "_shuffle" for the single-workgroup sort's
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS). Unique within the sorter; a NUL-terminated string that
@@ -395,7 +349,7 @@ typedef struct VksortMemoryRequirements {
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
-     * tables (a tile's digit counts or statuses). Its contents
+     * tables (each tile's digit counts). Its contents
      * need no initialization and are garbage afterwards, except where a sort with an odd pass
      * count left its result (see VksortSortResult). The reported usage is storage, indirect and
      * transfer-destination; only vksortCmdSortIndirect uses the last two, so a scratch buffer
@@ -472,9 +426,8 @@ typedef struct VksortSortInfo {
     /* Optional profiling for your GPU profiler. When not VK_NULL_HANDLE, the sort writes
      * vksortTimestampQueryCount(passCount) timestamps into this VK_QUERY_TYPE_TIMESTAMP pool,
      * from query firstTimestampQuery on: query 0 when every command recorded before the sort
-     * has completed, query 1 when its setup and histogram (look-back method) or tile-counts (scan
-     * method) dispatches have completed, and query 2 + p when the reorder dispatch of pass p (and
-     * by the scan method the scan before it) has completed (all with
+     * has completed, query 1 when its tile-counts dispatch has completed, and query 2 + p when
+     * the reorder dispatch of pass p (and the scan before it) has completed (all with
      * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each step,
      * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts of at most
      * singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
@@ -502,15 +455,6 @@ typedef struct VksortSortResult {
      * values); each range has the bindings' capacity, the first `count` elements are sorted. */
     VksortBufferRange keys;
     VksortBufferRange values;
-    /* Profiling: 4 bytes of the scratch buffer holding a uint32_t, the number of look-back steps,
-     * summed over the workgroups of every pass, that found a predecessor tile unpublished and
-     * counted its keys themselves (the decoupled fallback; see ALGORITHM); 0 after a sort by the
-     * scan method. Written by sorts of more than singleDispatchMaxCount keys and by every
-     * indirect sort; read it after the sort
-     * completed and before the next sort with these bindings (copying it needs the scratch
-     * buffer created with VK_BUFFER_USAGE_TRANSFER_SRC_BIT too). Compare it with
-     * (tiles - 1) * passCount: a large share means workgroups rarely overlap in time. */
-    VksortBufferRange fallbackCount;
 } VksortSortResult;
 
 /* Pure query: where vksortCmdSort or vksortCmdSortIndirect with this info leaves its result.

@@ -1,0 +1,168 @@
+#include "tuning.hpp"
+
+#include <algorithm>
+
+namespace vksort {
+
+namespace {
+
+// Shared arrays are sized per subgroup. Where the pipelines guarantee full subgroups of a size
+// within the device's [minSubgroupSize, maxSubgroupSize] the minimum is exact. Otherwise a driver
+// may launch subgroups narrower, or emptier, than the size it reports, so the arrays are sized
+// for subgroups of 4 unless the device names a smaller minimum. A launch with more subgroups than
+// that (a driver that breaks its promise) is still sorted correctly: the shaders share counters
+// between subgroups in turns (shaders/rank.glsl), slower but never out of bounds.
+constexpr uint32_t kAssumedSmallestSubgroup = 4;
+
+// The reorder keeps its keys in registers, fully unrolled: past 32 keys per thread they spill, and
+// the drivers' compile time grows with the unrolled code. The tuning rows use 8 (reorder) and 16
+// (single workgroup), so 32 leaves tuning room.
+constexpr uint32_t kMaxKeysPerThread = 32;
+
+} // namespace
+
+const TuningRow& tuningFor(const DeviceFacts& device) {
+    for (const TuningRow& row : kTuningTable) {
+        if ((row.vendorID == 0 || row.vendorID == device.vendorID) &&
+            (row.subgroupSize == 0 || row.subgroupSize == device.subgroupSize) &&
+            device.maxSharedMemoryBytes >= row.minSharedMemoryBytes) {
+            return row;
+        }
+    }
+    return kTuningTable[sizeof(kTuningTable) / sizeof(kTuningTable[0]) - 1];
+}
+
+namespace {
+
+// A second exchange buffer where it fits beside the tile: one barrier fewer per exchange
+// (docs/PERFORMANCE.md). The tile comes first: it decides which counts take one dispatch.
+TileConfig withExchangeBuffers(const DeviceFacts& device, TileConfig c) {
+    c.exchangeBuffers = 2;
+    if (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.exchangeBuffers = 1;
+    return c;
+}
+
+} // namespace
+
+TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control,
+                                  uint32_t keyWidth) {
+    // Same workgroup, so the same subgroup rules; more keys per invocation while they fit.
+    const TuningRow& row = tuningFor(device);
+    TileConfig c = main;
+    c.exchangeBuffers = 1;
+    c.keysPerThread = std::max(main.keysPerThread, row.singleKeysPerThread);
+    while (c.keysPerThread > main.keysPerThread &&
+           (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes || c.tileSize() > kMaxTileSize)) {
+        c.keysPerThread /= 2;
+    }
+    c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
+    c = withExchangeBuffers(device, c);
+    // 64-bit keys: the same tile over a wider workgroup where the row asks for one and it fits,
+    // with the subgroup rules of chooseTileConfig for that width. Only shapes like the measured
+    // one (512 x 8, as many exchange buffers): the row's fewest keys per invocation, no buffer fewer.
+    const uint32_t wide = row.singleWorkgroupSize64;
+    if (keyWidth == 1 && wide > c.workgroupSize && isPowerOfTwo(wide) && c.tileSize() % wide == 0 &&
+        wide <= workgroupLimit(device, control)) {
+        TileConfig w = c;
+        const uint32_t smallest = main.workgroupSize / main.maxSubgroups;
+        const uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+        w.workgroupSize = wide;
+        w.keysPerThread = c.tileSize() / wide;
+        w.maxSubgroups = std::max(1u, wide / smallest);
+        w.fullSubgroups = main.fullSubgroups && wide % launchSize == 0;
+        w = withExchangeBuffers(device, w);
+        if (w.keysPerThread >= row.singleMinKeysPerThread64 && w.exchangeBuffers >= c.exchangeBuffers &&
+            singleSharedMemoryBytes(w) <= device.maxSharedMemoryBytes) {
+            c = w;
+        }
+    }
+    return c;
+}
+
+TileConfig chooseScanTileConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control) {
+    TileConfig c = main;
+    c.keysPerThread = 1;
+    // The same subgroup rules as the main configuration, for the wider workgroup; narrower while
+    // its shared memory does not fit (one-lane subgroups need a row of counters each).
+    const uint32_t smallest = main.workgroupSize / main.maxSubgroups;
+    const uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+    for (c.workgroupSize = std::min(tuningFor(device).scanWorkgroupSize, workgroupLimit(device, control));; c.workgroupSize /= 2) {
+        c.fullSubgroups = main.fullSubgroups && c.workgroupSize % launchSize == 0;
+        c.maxSubgroups = std::max(1u, c.workgroupSize / smallest);
+        if (c.workgroupSize <= kRadix || scanSharedMemoryBytes(c) <= device.maxSharedMemoryBytes) break;
+    }
+    return c;
+}
+
+ScanConfig chooseScanConfig(const DeviceFacts& device) {
+    const TuningRow& row = tuningFor(device);
+    return ScanConfig{row.inlineScanMaxTiles, row.scanOneRangeMaxTiles, row.scanRangeMinTiles, row.scanItemsPerThread};
+}
+
+bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
+                      const SubgroupControl& control, TileConfig* config, std::string* reason) {
+    uint32_t deviceMaxWorkgroup = workgroupLimit(device, control);
+    if (device.minSubgroupSize == 0) {
+        *reason = "the device reports a subgroup size of 0";
+        return false;
+    }
+
+    TileConfig c;
+    if (workgroupOverride != 0) {
+        if (!isPowerOfTwo(workgroupOverride) || workgroupOverride < kRadix || workgroupOverride > deviceMaxWorkgroup) {
+            *reason = "workgroupSize " + std::to_string(workgroupOverride) +
+                      " must be a power of two from 16 to the device's limit of " +
+                      std::to_string(deviceMaxWorkgroup) +
+                      (control.requiredSize != 0 ? " (maxComputeWorkgroupSubgroups x requiredSubgroupSize)" : "");
+            return false;
+        }
+        c.workgroupSize = workgroupOverride;
+    } else {
+        c.workgroupSize = tuningFor(device).workgroupSize;
+        while (c.workgroupSize > deviceMaxWorkgroup) c.workgroupSize /= 2;
+        if (c.workgroupSize < kRadix) {
+            *reason = "the device's workgroup limit " + std::to_string(deviceMaxWorkgroup) + " is below 16";
+            return false;
+        }
+    }
+    // REQUIRE_FULL_SUBGROUPS needs the workgroup to be a multiple of the largest size it may get.
+    uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+    c.fullSubgroups = control.fullSubgroupsAvailable && c.workgroupSize % launchSize == 0;
+    uint32_t smallestSubgroup = control.requiredSize != 0 ? control.requiredSize
+                                : c.fullSubgroups     ? device.minSubgroupSize
+                                                      : std::min(device.minSubgroupSize, kAssumedSmallestSubgroup);
+    c.maxSubgroups = std::max(1u, c.workgroupSize / smallestSubgroup);
+
+    if (keysPerThreadOverride != 0) {
+        c.keysPerThread = keysPerThreadOverride;
+        if (c.keysPerThread > kMaxKeysPerThread) {
+            *reason = "keysPerThread " + std::to_string(keysPerThreadOverride) + " must be at most " +
+                      std::to_string(kMaxKeysPerThread);
+            return false;
+        }
+        if (c.tileSize() > kMaxTileSize) {
+            *reason = "a tile of " + std::to_string(c.tileSize()) + " keys exceeds " + std::to_string(kMaxTileSize);
+            return false;
+        }
+        if (reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
+            *reason = "a tile of " + std::to_string(c.tileSize()) + " keys needs " +
+                      std::to_string(reorderSharedMemoryBytes(c)) + " bytes of shared memory; the device has " +
+                      std::to_string(device.maxSharedMemoryBytes);
+            return false;
+        }
+    } else {
+        // Shrink the tile until it fits: 16 KiB of shared memory (the Vulkan minimum) still fits
+        // 256 x 8 keys.
+        c.keysPerThread = tuningFor(device).keysPerThread;
+        while (c.keysPerThread > 1 && reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.keysPerThread /= 2;
+        if (reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
+            *reason = "the device's shared memory (" + std::to_string(device.maxSharedMemoryBytes) +
+                      " bytes) cannot hold even one key per invocation";
+            return false;
+        }
+    }
+    *config = c;
+    return true;
+}
+
+} // namespace vksort

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// Passes whose digit never varies (shaders/vksort_config.h): keys whose bits in sort order are the
+// same in some digits skip those passes, decided on the GPU, and every sort still equals
+// std::stable_sort, with the result where vksortGetSortResult says. Keys are uniform in the bits a
+// mask lets vary and a fixed pattern elsewhere: constant digits at the top, in the middle, at the
+// bottom, all keys equal, and odd and even numbers of skipped passes (an odd number runs one
+// extra pass so that the result lands where the full pass count leaves it).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "objects.hpp"
+#include "support.hpp"
+
+namespace {
+
+using vktest::Case;
+
+// Uniform keys of `type` whose bits outside `vary` are those of `fixed`.
+hostdata::Data maskedKeys(VksortKeyType type, VksortValueType value, uint32_t count, uint64_t vary, uint64_t fixed,
+                          uint64_t seed) {
+    hostdata::Data data = hostdata::generate(type, value, count, hostdata::Distribution{}, seed);
+    const uint32_t kb = vksortKeySize(type);
+    for (uint32_t i = 0; i < count; ++i) {
+        uint64_t key = 0;
+        std::memcpy(&key, data.keys.data() + size_t(i) * kb, kb);
+        key = (key & vary) | (fixed & ~vary);
+        std::memcpy(data.keys.data() + size_t(i) * kb, &key, kb);
+    }
+    return data;
+}
+
+struct Pattern {
+    const char* what;
+    uint64_t vary; // the bits that differ between keys
+};
+
+// For 32-bit keys (the top word is ignored) and 64-bit keys. The skipped passes (of 8 or 16) are
+// counted in the comments.
+const Pattern kPatterns32[] = {
+    {"16 low bits vary: 4 top passes skipped", 0x0000FFFFull},
+    {"12 low bits vary: 5 skipped, one extra pass", 0x00000FFFull},
+    {"top and bottom bytes vary: 4 middle passes skipped", 0xFF0000FFull},
+    {"bottom byte constant: pass 1 skipped, one extra pass", 0xFFFFFF00ull},
+    {"only the top bit varies: 6 skipped", 0x80000000ull},
+    {"all keys equal: 7 skipped, one extra pass", 0},
+};
+const Pattern kPatterns64[] = {
+    {"a 12-bit tile id above a 32-bit depth: 5 top passes skipped, one extra pass", 0x00000FFFFFFFFFFFull},
+    {"top and bottom 16 bits vary: 8 middle passes skipped", 0xFFFF00000000FFFFull},
+    {"30-bit codes: 8 skipped", 0x3FFFFFFFull},
+    {"all keys equal: 15 skipped, one extra pass", 0},
+};
+
+// The default sorter, and small tiles, so that a few hundred thousand keys make thousands of
+// tiles: the scan step in ranges decides, not only the inline scan.
+const vktest::SorterOptions kSorters[] = {vktest::SorterOptions{}, vktest::SorterOptions{16, 4}};
+
+void check(const Case& c, uint64_t vary, uint64_t fixed) {
+    const hostdata::Data input = maskedKeys(c.key, c.value, c.count, vary, fixed, c.seed);
+    vktest::sortAndCheck(c, input);
+}
+
+} // namespace
+
+TEST_CASE("constant digits: 32-bit keys skip the passes every key shares, every path", "[digits]") {
+    uint32_t n = 0;
+    for (const vktest::SorterOptions& sorter : kSorters) {
+        const VksortSorterProperties p = vktest::properties(vktest::sorter(sorter));
+        // One workgroup; a few tiles (inline scan); and with small tiles a scan step in ranges.
+        const uint32_t counts[] = {p.singleDispatchMaxCount - 5, 9 * p.tileSize + 17,
+                                   sorter.workgroupSize != 0 ? 4000 * p.tileSize + 3 : 300 * p.tileSize + 1};
+        for (const Pattern& pattern : kPatterns32) {
+            for (uint32_t count : counts) {
+                Case c;
+                c.sorter = sorter;
+                c.key = n % 3 == 0 ? VKSORT_KEY_TYPE_UINT32 : n % 3 == 1 ? VKSORT_KEY_TYPE_FLOAT32 : VKSORT_KEY_TYPE_INT32;
+                c.value = n % 2 == 0 ? VKSORT_VALUE_TYPE_INDEX : VKSORT_VALUE_TYPE_UINT32;
+                c.order = n % 4 < 2 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+                c.count = count;
+                c.seed = 300 + n++;
+                INFO(pattern.what << ", count " << count << ", tile " << p.tileSize);
+                check(c, pattern.vary, 0x5A3C96E1ull);
+            }
+        }
+    }
+}
+
+TEST_CASE("constant digits: 64-bit keys, pairs, descending, every path", "[digits]") {
+    uint32_t n = 0;
+    for (const vktest::SorterOptions& sorter : kSorters) {
+        const VksortSorterProperties p = vktest::properties(vktest::sorter(sorter));
+        const uint32_t counts[] = {p.singleDispatchMaxCount, 5 * p.tileSize + 1,
+                                   sorter.workgroupSize != 0 ? 3500 * p.tileSize + 9 : 100 * p.tileSize + 3};
+        for (const Pattern& pattern : kPatterns64) {
+            for (uint32_t count : counts) {
+                Case c;
+                c.sorter = sorter;
+                c.key = n % 2 == 0 ? VKSORT_KEY_TYPE_UINT64 : VKSORT_KEY_TYPE_FLOAT64;
+                c.value = n % 3 == 0 ? VKSORT_VALUE_TYPE_UINT64 : n % 3 == 1 ? VKSORT_VALUE_TYPE_UINT32 : VKSORT_VALUE_TYPE_NONE;
+                c.order = n % 4 < 2 ? VKSORT_ORDER_DESCENDING : VKSORT_ORDER_ASCENDING;
+                c.count = count;
+                c.seed = 700 + n++;
+                INFO(pattern.what << ", count " << count << ", tile " << p.tileSize);
+                check(c, pattern.vary, 0x0123456789ABCDEFull);
+            }
+        }
+    }
+}
+
+TEST_CASE("constant digits inside a bit range: only the range's digits count", "[digits]") {
+    // Bits outside [begin, end) vary freely; inside, some digits are constant. Keys equal in the
+    // range keep their input order.
+    struct Ranged {
+        VksortKeyType key;
+        uint32_t begin, end;
+        uint64_t vary;
+    } cases[] = {
+        {VKSORT_KEY_TYPE_UINT32, 4, 28, 0xF000FF0Full},            // digits 2-4 of the range constant
+        {VKSORT_KEY_TYPE_UINT32, 3, 17, 0xFFFF8007ull},            // a range's last, short digit varies only
+        {VKSORT_KEY_TYPE_UINT64, 8, 40, 0xFFFFFF00000000FFull},    // the whole range constant
+        {VKSORT_KEY_TYPE_INT64, 20, 64, 0x0FFFF00000FFFFFFull},    // digits across the words
+    };
+    uint32_t n = 0;
+    for (const Ranged& r : cases) {
+        for (uint32_t count : {3000u, 100003u}) {
+            Case c;
+            c.key = r.key;
+            c.value = VKSORT_VALUE_TYPE_INDEX;
+            c.beginBit = r.begin;
+            c.endBit = r.end;
+            c.count = count;
+            c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+            c.seed = 900 + n++;
+            INFO("bits " << r.begin << ":" << r.end << ", varying 0x" << std::hex << r.vary);
+            check(c, r.vary, 0xA5A5A5A5A5A5A5A5ull);
+        }
+    }
+}
+
+TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") {
+    // vksortCmdSortIndirect: the same decision, with the inline scan or the scan step chosen on
+    // the GPU too; counts in both, and one past the single-workgroup limit.
+    vkctx::Context& ctx = vktest::context();
+    for (const vktest::SorterOptions& options : kSorters) {
+        VksortSorter sorter = vktest::sorter(options);
+        const VksortSorterProperties p = vktest::properties(sorter);
+        const uint32_t capacity = options.workgroupSize != 0 ? 4000 * p.tileSize : 300 * p.tileSize;
+        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_UINT64}) {
+            vktest::BindingsRig rig(ctx, sorter, key, VKSORT_VALUE_TYPE_INDEX, capacity);
+            vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+            uint32_t n = 0;
+            for (uint64_t vary : {0x0000FFFFull, 0x00000FFFull, 0ull}) {
+                for (uint32_t count : {p.singleDispatchMaxCount + 1, 7 * p.tileSize + 3, capacity - 11}) {
+                    INFO("key " << hostdata::toString(key) << ", varying 0x" << std::hex << vary << std::dec << ", count "
+                                << count << ", capacity " << capacity);
+                    const hostdata::Data input = maskedKeys(key, VKSORT_VALUE_TYPE_INDEX, count, vary, 0x7777ull, 40 + n++);
+                    rig.load(input);
+                    *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
+                    VksortSortInfo info{};
+                    info.bindings = rig.bindings();
+                    VksortSortResult where{};
+                    ctx.submitAndWait([&](VkCommandBuffer cmd) {
+                        vktest::hostToCompute(cmd);
+                        vktest::transferToCompute(cmd);
+                        REQUIRE(vksortCmdSortIndirect(cmd, sorter, &info, countBuffer.buffer, 0, &where) == VK_SUCCESS);
+                        vktest::computeToHost(cmd);
+                    });
+                    const std::vector<uint32_t> permutation =
+                        hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, 0, hostdata::keyBits(key));
+                    const hostdata::Verdict verdict = hostdata::verify(input, permutation, rig.mapped(where.keys),
+                                                                        rig.mapped(where.values));
+                    INFO(verdict.detail);
+                    REQUIRE(verdict.ok);
+                    REQUIRE(rig.guardDamage().empty());
+                    // The passes that ran: thousands of uniform keys vary in every bit of the mask.
+                    uint32_t running = 0;
+                    const uint8_t* tables = rig.scratch() + rig.bindings()->layout.tablesOffset;
+                    std::memcpy(&running, tables + vksort::kInfoActivePasses * 4, 4);
+                    const uint32_t keyBits = hostdata::keyBits(key);
+                    CHECK(running == vksort::vksortActivePassCount(uint32_t(vary), uint32_t(vary >> 32), 0, keyBits));
+                    CHECK(running < keyBits / 4);
+                }
+            }
+            ctx.destroyBuffer(countBuffer);
+        }
+    }
+    vktest::requireCleanValidation();
+}
