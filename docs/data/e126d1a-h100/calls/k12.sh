@@ -1,2 +1,0 @@
-#!/bin/bash
-exec "$(dirname "$0")/head/sort-test" --keys-per-thread 12 "$@"
