@@ -41,8 +41,6 @@ struct Options {
     bool indirect = false;
     bool stress = false;
     bool allFormats = false;     // --all-formats: the sorter compiles every format's pipelines
-    uint32_t fallbackPeriod = 0; // --fallback-period: VksortSorterCreateInfo::debugFallbackPeriod
-    VksortOffsetMethod offsetMethod = VKSORT_OFFSET_METHOD_AUTO; // --offset-method
     double createMs = 0;         // wall time of vksortCreateSorter
     StressOptions stressOptions;
     // --bench
@@ -66,12 +64,9 @@ void usage() {
         "  --dist uniform|sorted|reversed|equal|few:K|bits:B   key distribution (default uniform)\n"
         "  --seed S                  random seed (default 1)\n"
         "  --repeat R                sorts to run and verify, each on new input (default 1)\n"
-        "  --timings                 also print the GPU time of each kernel and the look-back fallbacks\n"
+        "  --timings                 also print the GPU time of the first step (the tile counts, or the\n"
+        "                            whole sort where it is one dispatch) and of the passes\n"
         "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
-        "  --fallback-period N       testing: force the look-back's fallback on many tiles\n"
-        "                            (VksortSorterCreateInfo::debugFallbackPeriod)\n"
-        "  --offset-method auto|scan|look-back   how multi-tile sorts find their offsets\n"
-        "                            (VksortSorterCreateInfo::offsetMethod; default auto)\n"
         "  --all-formats             create the sorter for every key and value type (default: only\n"
         "                            those sorted; the summary gives the creation time either way)\n"
         "  --subgroup-size S         require subgroup size S (needs subgroup size control)\n"
@@ -141,12 +136,11 @@ bool parse(int argc, char** argv, Options* o) {
                            : a == "--workgroup-size"  ? &o->workgroupSize
                            : a == "--keys-per-thread" ? &o->keysPerThread
                            : a == "--cpu-max"         ? &o->cpuMax
-                           : a == "--fallback-period" ? &o->fallbackPeriod
                                                       : nullptr;
         if (number != nullptr) {
             const uint64_t max = a == "--repeat"                                     ? 1u << 20
                                  : a == "--subgroup-size"                            ? 128
-                                 : a == "--cpu-max" || a == "--fallback-period"      ? UINT32_MAX
+                                 : a == "--cpu-max"                                  ? UINT32_MAX
                                                                                      : 1024;
             if (!parseUnsigned(args.value(), max, &v) || (a == "--repeat" && v == 0)) return Parsed::Invalid;
             *number = uint32_t(v);
@@ -161,14 +155,6 @@ bool parse(int argc, char** argv, Options* o) {
             o->stressOptions.batches = b;
             o->stressOptions.sortsPerBatch = s;
             o->stressOptions.maxCount = m;
-            return Parsed::Ok;
-        }
-        if (a == "--offset-method") {
-            const std::string m = args.value();
-            if (m == "auto") o->offsetMethod = VKSORT_OFFSET_METHOD_AUTO;
-            else if (m == "scan") o->offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
-            else if (m == "look-back") o->offsetMethod = VKSORT_OFFSET_METHOD_LOOK_BACK;
-            else return Parsed::Invalid;
             return Parsed::Ok;
         }
         if (a == "--csv") {
@@ -191,8 +177,6 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     info.requiredSubgroupSize = o->subgroupSize;
     info.workgroupSize = o->workgroupSize;
     info.keysPerThread = o->keysPerThread;
-    info.debugFallbackPeriod = o->fallbackPeriod;
-    info.offsetMethod = o->offsetMethod;
     info.pfnMessageCallback = printMessage;
     if (!o->stress && !o->allFormats) {
         for (VksortKeyType k : o->bench ? o->sweep.keyTypes : std::vector<VksortKeyType>{o->keyType}) {
@@ -207,6 +191,13 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     VKCTX_CHECK(vksortCreateSorter(&info, &sorter));
     o->createMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return sorter;
+}
+
+// What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
+// or the whole sort where it is one dispatch; an indirect sort's count copy and launch setup too.
+std::string firstStep(const VksortSorterProperties& p, uint32_t count, bool indirect) {
+    const char* step = count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
+    return indirect ? std::string("count copy, launch setup and ") + step : std::string(step);
 }
 
 std::string formatsNote(const Options& o) {
@@ -270,7 +261,6 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
 
     std::vector<double> totals, kinds[2];
-    uint64_t fallbacks = 0;
     bool allVerified = true;
     std::string failure;
     for (uint32_t r = 0; r < o.repeat; ++r) {
@@ -280,7 +270,6 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         hostdata::Verdict verdict = sortAndVerify(rig, input, info, &t);
         totals.push_back(t.total);
         for (int k = 0; k < 2; ++k) kinds[k].push_back(t.kinds[k]);
-        fallbacks += t.fallbacks;
         if (!verdict.ok && allVerified) failure = "repeat " + std::to_string(r) + ": " + verdict.detail;
         allVerified = allVerified && verdict.ok;
     }
@@ -299,12 +288,19 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 hostdata::toString(o.dist).c_str(), bitRange(o, {o.keyType}).c_str(), o.count, median,
                 siRate(rate, "keys/s").c_str(), timed.c_str(), formatsNote(o).c_str(), allVerified ? "verified" : "FAILED",
                 validationNote.c_str());
-    if (o.timings) {
+    if (o.timings && o.count > 0) {
+        VksortSorterProperties properties{};
+        vksortGetSorterProperties(sorter, &properties);
         const uint32_t tiles = (o.count + rig.tileSize() - 1) / rig.tileSize();
-        std::printf("sort-test: GPU time (median): setup and histogram %.3f ms, reorders %.3f ms over %u passes; "
-                    "%.2f look-back fallbacks per sort over %u tiles x %u passes\n",
-                    statsOf(kinds[0]).median, statsOf(kinds[1]).median, where.passCount,
-                    double(fallbacks) / std::max(o.repeat, 1u), tiles, where.passCount);
+        const std::string first = firstStep(properties, o.count, o.indirect);
+        if (o.count <= properties.singleDispatchMaxCount) {
+            std::printf("sort-test: GPU time (median): %s %.3f ms (all %u passes in one workgroup)\n", first.c_str(),
+                        statsOf(kinds[0]).median, where.passCount);
+        } else {
+            std::printf("sort-test: GPU time (median): %s %.3f ms, scans and reorders %.3f ms over %u passes of %u "
+                        "tiles\n",
+                        first.c_str(), statsOf(kinds[0]).median, statsOf(kinds[1]).median, where.passCount, tiles);
+        }
     }
     if (!allVerified) std::printf("sort-test: %s\n", failure.c_str());
     return allVerified && validation == 0 ? 0 : 1;
@@ -317,8 +313,7 @@ struct Point {
     VksortValueType value;
     uint32_t count;
     uint32_t passes;
-    Stats total, withQueries, kinds[2];
-    uint32_t fallbacks;   // look-back fallbacks of the last timed sort
+    Stats total, withQueries, kinds[2]; // kinds: the first step (firstStep()), the passes after it
     uint32_t tiles;       // tiles per pass
     double bytesPerKey;   // leastBytesPerKey()
     double copyBandwidth; // bytes/s, vkCmdCopyBuffer on count * key bytes, read + written
@@ -329,7 +324,7 @@ struct Point {
 };
 
 // The least memory traffic per key that this pipeline's design moves (docs/PERFORMANCE.md, "The
-// floor"): the histogram reads the keys once, then every pass reads and writes keys and values
+// floor"): the tile counts read the keys once, then every pass reads and writes keys and values
 // once (an argsort's first pass makes its values instead of reading them); a sort in one dispatch
 // (at most singleDispatchMaxCount keys, never an indirect one) reads them once and writes them once.
 double leastBytesPerKey(VksortKeyType key, VksortValueType value, uint32_t passes, bool singleDispatch) {
@@ -356,13 +351,10 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Which way the sorter sorted `count` keys of a type (VksortSorterProperties).
-const char* methodOf(const VksortSorterProperties& sorter, VksortKeyType key, uint32_t count) {
-    if (count <= sorter.singleDispatchMaxCount) return "single";
-    const bool wide = vksortKeySize(key) == 8;
-    const uint32_t least = wide ? sorter.lookBackMinCount64 : sorter.lookBackMinCount32;
-    const uint32_t most = wide ? sorter.lookBackMaxCount64 : sorter.lookBackMaxCount32;
-    return count >= least && count <= most ? "look-back" : "scan";
+// Which way the sorter sorted `count` keys (VksortSorterProperties): in one dispatch, or by tiles
+// with a scan of their digit counts per pass.
+const char* methodOf(const VksortSorterProperties& sorter, uint32_t count) {
+    return count <= sorter.singleDispatchMaxCount ? "single" : "scan";
 }
 
 // What each record carries so that numbers cannot be taken for another build's or tile's.
@@ -376,8 +368,6 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                  "  \"single_dispatch_max_count\": %u,\n  \"subgroup_size\": %u,\n",
                  sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
                  sorter.subgroupSize);
-    std::fprintf(f, "  \"look_back_32\": [%u, %u],\n  \"look_back_64\": [%u, %u],\n", sorter.lookBackMinCount32,
-                 sorter.lookBackMaxCount32, sorter.lookBackMinCount64, sorter.lookBackMaxCount64);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"results\": [\n");
@@ -386,12 +376,12 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
         double rate = double(p.count) / (p.total.median * 1e-3);
         std::fprintf(f,
                      "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"method\": \"%s\", \"passes\": %u, \"median_ms\": %.6f, "
-                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"histogram_ms\": %.6f, "
-                     "\"reorder_ms\": %.6f, \"fallbacks\": %u, \"tiles\": %u, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
+                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"counts_ms\": %.6f, "
+                     "\"reorder_ms\": %.6f, \"tiles\": %u, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"verified\": \"%s\"}%s\n",
-                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, methodOf(sorter, p.key, p.count), p.passes,
-                     p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median, p.kinds[1].median, p.fallbacks, p.tiles,
+                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, methodOf(sorter, p.count), p.passes,
+                     p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median, p.kinds[1].median, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs,
                      p.verified.c_str(), i + 1 < points.size() ? "," : "");
@@ -401,16 +391,16 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
 
 // Every row names the build and the tile as well: a row copied out of its file still says what ran.
 void writeCsv(FILE* f, const std::vector<Point>& points, const VksortSorterProperties& sorter) {
-    std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,histogram_ms,reorder_ms,fallbacks,tiles,"
+    std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,counts_ms,reorder_ms,tiles,"
                     "bytes_per_key,copy_bytes_per_s,shader_copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified,"
                     "vksort_commit,workgroup_size,keys_per_thread,tile_size,method\n");
     for (const Point& p : points) {
-        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s,%s,%u,%u,%u,%s\n",
+        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s,%s,%u,%u,%u,%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
-                     p.kinds[1].median, p.fallbacks, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
+                     p.kinds[1].median, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.verified.c_str(), VKSORT_DESCRIBE, sorter.workgroupSize,
-                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.key, p.count));
+                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count));
     }
 }
 
@@ -425,29 +415,21 @@ void writeTo(const std::string& path, const std::function<void(FILE*)>& write) {
     if (f != stdout) std::fclose(f);
 }
 
-std::string lookBackRange(const VksortSorterProperties& p) {
-    auto range = [](uint32_t least, uint32_t most) {
-        return most == 0 ? std::string("never") : std::to_string(least) + ".." + std::to_string(most);
-    };
-    return range(p.lookBackMinCount32, p.lookBackMaxCount32) + " (32-bit keys), " +
-           range(p.lookBackMinCount64, p.lookBackMaxCount64) + " (64-bit)";
-}
-
 int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     const toolutil::SweepOptions& sweep = o.sweep; // counts ascending and unique (finishSweep)
     VksortSorterProperties properties{};
     vksortGetSorterProperties(sorter, &properties);
 
     std::printf("sort-test --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after "
-                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, look-back %s, subgroup %u | %s\n",
+                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
                 bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
                 properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
-                lookBackRange(properties).c_str(), properties.subgroupSize, formatsNote(o).c_str());
-    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
-                "count", "median", "min", "max", "keys/s", "hist", "reorder", "fb/tile", "w/q", "B/key", "cmd B/s",
-                "shd B/s", "floor", "floor%", "cpu ms", "speedup", "ok");
+                properties.subgroupSize, formatsNote(o).c_str());
+    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
+                "count", "median", "min", "max", "keys/s", "counts", "reorder", "w/q", "B/key", "cmd B/s", "shd B/s",
+                "floor", "floor%", "cpu ms", "speedup", "ok");
 
     std::vector<Point> points;
     bool allOk = true;
@@ -490,7 +472,6 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.total = statsOf(totals);
                 p.withQueries = statsOf(withQueries);
                 for (int k = 0; k < 2; ++k) p.kinds[k] = statsOf(kinds[k]);
-                p.fallbacks = runs.empty() ? 0u : runs.back().fallbacks;
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes,
@@ -507,11 +488,10 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                     if (v > 0) std::snprintf(text, sizeof text, format, v);
                     return std::string(text);
                 };
-                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8s %8.4f %8.4f %8.4f %8.4f %6.0f %8s %8s %8.4f %5.1f%% "
+                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8s %8.4f %8.4f %8.4f %6.0f %8s %8s %8.4f %5.1f%% "
                             "%9s %8s %4s\n",
                             hostdata::toString(key), hostdata::toString(value), count, p.total.median, p.total.min,
                             p.total.max, siRate(rate, "").c_str(), p.kinds[0].median, p.kinds[1].median,
-                            p.tiles * p.passes != 0 ? double(p.fallbacks) / (double(p.tiles) * p.passes) : 0.0,
                             p.withQueries.median, p.bytesPerKey, siRate(p.copyBandwidth, "").c_str(),
                             siRate(p.shaderCopyBandwidth, "").c_str(), p.floorMs, 100.0 * p.floorMs / p.total.median,
                             measured(p.cpuMs, "%.3f").c_str(),
