@@ -6,10 +6,22 @@
 # Steps: tests accept large stress subgroups example startup stats bench (default: all but
 # bench).
 # Set RUN to a wrapper that prepares the machine's Vulkan (for example "bash .gpu/run.sh").
+# Exit status: 0 when every step passed, 1 when one failed, 2 for an unknown step.
 set -uo pipefail
+all_steps="tests accept large stress subgroups example startup stats bench"
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
+  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 build=${1:-build}
 shift || true
 steps=${*:-tests accept large stress subgroups example startup stats}
+for s in $steps; do
+  if [[ " $all_steps " != *" $s "* ]]; then
+    echo "gpu-check: unknown step $s (steps: $all_steps)" >&2
+    exit 2
+  fi
+done
 logs=${LOGS:-gpu-logs}
 run=${RUN:-}
 mkdir -p "$logs"
