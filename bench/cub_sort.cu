@@ -76,22 +76,36 @@ void usage() {
         "                            0..n-1 written before each sort, untimed)\n"
         "  --order asc|desc          sort order (default asc)\n"
         "  --bits BEGIN:END          sort by key bits [BEGIN, END) only (default: all)\n"
-        "  --reps R                  timed sorts per point, back to back (default 20, at least 10)\n"
+        "  --reps R                  timed sorts per point, back to back (default 20, at least %u)\n"
         "  --warmup SECONDS          untimed back-to-back sorts before each point (default 2)\n"
         "  --seed S                  random seed (default 1; sort-test's seed gives the same keys)\n"
         "  --verify-max N            verify one sort of each point up to N keys against\n"
         "                            std::stable_sort (default 4194304)\n"
         "  --graph                   launch each sort as a CUDA graph (captured once per point)\n"
         "                            instead of through the stream: no host launch gaps\n"
-        "  --json FILE               also write the results there ('-' for stdout)\n");
+        "  --json FILE               also write the results there ('-' for stdout)\n"
+        "columns: median, min, max: ms between CUDA events around one sort; Gkeys/s: count / median;\n"
+        "  temp MiB: CUB's temporary storage; ok: verified (yes, no, skipped above --verify-max)\n"
+        "exit status: 0 every verified point matched, 1 a mismatch or a CUDA failure, 2 bad usage\n",
+        toolutil::kMinReps);
 }
 
-bool parse(int argc, char** argv, Options* o) {
+// What each of cub-bench's own options takes (the sweep's are toolutil's), for error messages.
+std::string takes(const std::string& option) {
+    if (option == "--device") return "a CUDA device index, 0 to 1024";
+    if (option == "--order") return "asc or desc";
+    if (option == "--bits") return toolutil::bitsTakes();
+    if (option == "--seed") return "a number up to 2^64 - 1";
+    return "";
+}
+
+void parse(int argc, char** argv, Options* o) {
     using toolutil::Parsed;
     using toolutil::validIf;
     auto own = [&](toolutil::Args& args) -> Parsed {
         const std::string& a = args.option();
         uint64_t v = 0;
+        std::string why;
         if (a == "--device") {
             if (!parseUnsigned(args.value(), 1024, &v)) return Parsed::Invalid;
             o->device = int(v);
@@ -103,14 +117,19 @@ bool parse(int argc, char** argv, Options* o) {
             o->descending = order == VKSORT_ORDER_DESCENDING;
             return Parsed::Ok;
         }
-        if (a == "--bits") return validIf(toolutil::parseBits(args.value(), &o->beginBit, &o->endBit));
+        if (a == "--bits") return validIf(toolutil::parseBits(args.value(), &o->beginBit, &o->endBit, &why), args, why);
         if (a == "--seed") return validIf(parseUnsigned(args.value(), UINT64_MAX, &o->seed));
         if (a == "--graph") return toolutil::setFlag(&o->graph);
         return Parsed::NotMine;
     };
-    if (!toolutil::parseCommandLine(argc, argv, &o->sweep, own, usage)) return false;
+    toolutil::parseCommandLine("cub-bench", argc, argv, &o->sweep, own, usage, takes);
     toolutil::finishSweep(&o->sweep, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE);
-    return true;
+}
+
+// "all bits", or "bits BEGIN:END" (END "key width" where 0 and several widths are swept).
+std::string bitsLabel(const Options& o) {
+    if (o.beginBit == 0 && o.endBit == 0) return "all bits";
+    return "bits " + std::to_string(o.beginBit) + ":" + (o.endBit != 0 ? std::to_string(o.endBit) : "key width");
 }
 
 // ---- Host data ---------------------------------------------------------------------------------
@@ -462,21 +481,17 @@ void writeJson(FILE* f, const Environment& env, const std::vector<Point>& points
 
 int main(int argc, char** argv) {
     Options o;
-    if (!parse(argc, argv, &o)) {
-        usage();
+    parse(argc, argv, &o);
+    std::string why;
+    if (!toolutil::bitsFit(o.beginBit, o.endBit, o.sweep.keyTypes, &why)) {
+        std::fprintf(stderr, "cub-bench: %s\n", why.c_str());
         return 2;
-    }
-    for (VksortKeyType k : o.sweep.keyTypes) {
-        if (o.endBit > keyBits(k) || o.beginBit >= (o.endBit == 0 ? keyBits(k) : o.endBit)) {
-            std::fprintf(stderr, "--bits %u:%u is past the end of %s keys\n", o.beginBit, o.endBit, toString(k));
-            return 2;
-        }
     }
 
     int deviceCount = 0;
     CUDA_CHECK(cudaGetDeviceCount(&deviceCount));
     if (o.device >= deviceCount) {
-        std::fprintf(stderr, "cub-bench: no CUDA device %d (%d present)\n", o.device, deviceCount);
+        std::fprintf(stderr, "cub-bench: --device %d: no such CUDA device (%d present)\n", o.device, deviceCount);
         return 2;
     }
     CUDA_CHECK(cudaSetDevice(o.device));
@@ -484,10 +499,11 @@ int main(int argc, char** argv) {
     cudaStream_t stream = nullptr;
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
-    std::printf("cub-bench: %s | %s | %s | %s order, uniform keys, bits %u:%u, %u timed sorts per point after %.1f s "
+    std::printf("cub-bench: %s | %s | %s | %s order, uniform keys, %s, %u timed sorts per point after %.1f s "
                 "warm-up, %s launches\n",
-                env.device.c_str(), env.driver.c_str(), env.runtime.c_str(), o.descending ? "desc" : "asc", o.beginBit,
-                o.endBit, o.sweep.reps, o.sweep.warmup, o.graph ? "graph" : "stream");
+                env.device.c_str(), env.driver.c_str(), env.runtime.c_str(), o.descending ? "desc" : "asc",
+                bitsLabel(o).c_str(), o.sweep.reps, o.sweep.warmup,
+                o.graph ? "graph" : "stream");
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %9s %8s\n", "key", "value", "count", "median", "min", "max", "Gkeys/s",
                 "temp MiB", "ok");
 

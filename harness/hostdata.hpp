@@ -12,14 +12,33 @@
 
 namespace hostdata {
 
+// The keys' distribution (--dist of sort-test and cub-bench, which share this generator so that
+// one seed gives both the same keys). Besides the synthetic ones, the kinds of keys a renderer
+// sorts: view depths, tile ids above depths, Morton codes, and last frame's order slightly
+// disturbed.
 struct Distribution {
-    enum Kind { Uniform, Sorted, Reversed, Equal, Few, Bits } kind = Uniform;
-    uint32_t parameter = 0; // K for Few, B for Bits
+    enum Kind { Uniform, Sorted, Reversed, Equal, Few, Bits, Depth, TileDepth, Morton, Nearly } kind = Uniform;
+    // K for Few, B for Bits and Morton, T for TileDepth, P for Nearly; unused otherwise.
+    uint32_t parameter = 0;
 };
 
-// Parses uniform | sorted | reversed | equal | few:K | bits:B.
-bool parseDistribution(const std::string& text, Distribution* out);
+// tile-depth without :T.
+constexpr uint32_t kDefaultDepthTiles = 4096;
+
+// Parses one of the names distributionHelp() lists. False for anything else, with the reason in
+// `why` (when not null) for a known name with a bad parameter.
+bool parseDistribution(const std::string& text, Distribution* out, std::string* why = nullptr);
+// The name parseDistribution reads back ("few:3", "tile-depth:4096").
 std::string toString(const Distribution& d);
+// The distributions with their parameters, every line starting with `indent` spaces, for usage
+// texts.
+std::string distributionHelp(int indent);
+// A short list of the names, for error messages: "uniform, sorted, ..., nearly:P".
+const char* distributionNames();
+// Whether keys of `type` can hold `d` (tile-depth needs 64-bit keys; morton:B needs B bits).
+// False with the reason in `why` (when not null). generate() still makes keys of a distribution
+// that does not fit: the low bits of each (tile-depth: the depth alone).
+bool distributionFits(const Distribution& d, VksortKeyType type, std::string* why = nullptr);
 
 bool parseKeyType(const std::string& text, VksortKeyType* out);     // u32 i32 f32 u64 i64 f64
 bool parseValueType(const std::string& text, VksortValueType* out); // none u32 u64 index
@@ -43,7 +62,10 @@ struct Data {
 };
 
 // Keys drawn from `dist`. Uniform keys of a floating-point type are random bit patterns with
-// specials mixed in (+-0, +-inf, NaNs of both signs), so every class of IEEE value occurs.
+// specials mixed in (+-0, +-inf, NaNs of both signs), so every class of IEEE value occurs. The
+// renderers' distributions are bit patterns whatever the key type: an f32 depth's bits are the
+// key's low 32 bits for every key type (for f32 keys the depth itself, for the others a key that
+// sorts in the depths' order), a Morton code is the key's low B bits.
 // Values are unique per element (derived from the index), which makes stability observable.
 Data generate(VksortKeyType keyType, VksortValueType valueType, uint32_t count, const Distribution& dist,
               uint64_t seed);

@@ -35,7 +35,7 @@ const char* resultName(VkResult result) {
 
 void fail(const char* call, VkResult result, const char* file, int line) {
     std::fprintf(stderr, "%s:%d: %s failed: %s (%d)\n", file, line, call, resultName(result), int(result));
-    std::exit(2);
+    std::exit(1);
 }
 
 const char* deviceTypeName(VkPhysicalDeviceType type) {
@@ -156,7 +156,7 @@ Context::Context(const ContextOptions& options) {
     apiVersion_ = options.minimalVulkan11 ? VK_API_VERSION_1_1 : std::min(instanceVersion(), uint32_t(VK_API_VERSION_1_3));
     if (instanceVersion() < VK_API_VERSION_1_1) {
         std::fprintf(stderr, "the Vulkan loader offers only Vulkan 1.0; vksort needs 1.1\n");
-        std::exit(2);
+        std::exit(1);
     }
 
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
@@ -198,12 +198,13 @@ Context::Context(const ContextOptions& options) {
     vkEnumeratePhysicalDevices(instance_, &count, devices.data());
     if (count == 0) {
         std::fprintf(stderr, "no Vulkan device found\n");
-        std::exit(2);
+        std::exit(1);
     }
     int chosen = -1;
     if (options.deviceIndex >= 0) {
         if (uint32_t(options.deviceIndex) >= count) {
-            std::fprintf(stderr, "device index %d out of range (%u devices)\n", options.deviceIndex, count);
+            std::fprintf(stderr, "--device %d: no such device (%u present; --list-devices lists them)\n",
+                         options.deviceIndex, count);
             std::exit(2);
         }
         chosen = options.deviceIndex;
@@ -225,7 +226,8 @@ Context::Context(const ContextOptions& options) {
             }
         }
         if (chosen < 0) {
-            std::fprintf(stderr, "no Vulkan device matches \"%s\"\n", options.deviceName.c_str());
+            std::fprintf(stderr, "--device %s: no Vulkan device's name contains it (--list-devices lists them)\n",
+                         options.deviceName.c_str());
             std::exit(2);
         }
     }
@@ -257,7 +259,7 @@ Context::Context(const ContextOptions& options) {
     }
     if (family < 0) {
         std::fprintf(stderr, "device has no compute queue\n");
-        std::exit(2);
+        std::exit(1);
     }
     queueFamily_ = uint32_t(family);
     timestampValidBits_ = families[queueFamily_].timestampValidBits;
@@ -274,9 +276,28 @@ Context::Context(const ContextOptions& options) {
     std::vector<const char*> deviceExtensions;
     VkPhysicalDeviceSubgroupSizeControlFeatures sizeControl{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+    const bool sizeControlCore = apiVersion_ >= VK_API_VERSION_1_3 && properties_.apiVersion >= VK_API_VERSION_1_3;
+    const bool sizeControlExtension =
+        !sizeControlCore && hasDeviceExtension(physicalDevice_, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    if (sizeControlCore || sizeControlExtension) {
+        // What the device offers, for messages about a subgroup size it cannot require.
+        VkPhysicalDeviceSubgroupSizeControlFeatures offered{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+        VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+        features2.pNext = &offered;
+        vkGetPhysicalDeviceFeatures2(physicalDevice_, &features2);
+        VkPhysicalDeviceSubgroupSizeControlProperties range{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+        VkPhysicalDeviceProperties2 rangeProperties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+        rangeProperties.pNext = &range;
+        vkGetPhysicalDeviceProperties2(physicalDevice_, &rangeProperties);
+        sizeControl_.offered = offered.subgroupSizeControl == VK_TRUE;
+        sizeControl_.minSize = range.minSubgroupSize;
+        sizeControl_.maxSize = range.maxSubgroupSize;
+        sizeControl_.requiredSizeStages = range.requiredSubgroupSizeStages;
+    }
     if (!options.minimalVulkan11 && options.subgroupSizeControl) {
-        bool core = apiVersion_ >= VK_API_VERSION_1_3 && properties_.apiVersion >= VK_API_VERSION_1_3;
-        bool extension = !core && hasDeviceExtension(physicalDevice_, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+        const bool core = sizeControlCore;
+        const bool extension = sizeControlExtension;
         if (core || extension) {
             VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
             VkPhysicalDeviceSubgroupSizeControlFeatures query{

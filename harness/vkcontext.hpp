@@ -15,7 +15,8 @@
 
 namespace vkctx {
 
-// Prints the failing call with file, line and VkResult, then exits (tools and tests only).
+// Prints the failing call with file, line and VkResult, then exits with status 1 (tools and tests
+// only).
 [[noreturn]] void fail(const char* call, VkResult result, const char* file, int line);
 #define VKCTX_CHECK(call)                                                         \
     do {                                                                          \
@@ -54,6 +55,14 @@ struct DeviceSummary {
 std::vector<DeviceSummary> listDevices();
 const char* deviceTypeName(VkPhysicalDeviceType type);
 
+// What the physical device offers of subgroup size control, whether or not the context enabled
+// it (ContextOptions::subgroupSizeControl; it also needs computeFullSubgroups).
+struct SubgroupSizeControl {
+    bool offered = false; // Vulkan 1.3 or VK_EXT_subgroup_size_control, and the subgroupSizeControl feature
+    uint32_t minSize = 0, maxSize = 0;          // VkPhysicalDeviceSubgroupSizeControlProperties
+    VkShaderStageFlags requiredSizeStages = 0; // stages that can require a size
+};
+
 struct Buffer {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
@@ -75,6 +84,7 @@ public:
     uint32_t queueFamily() const { return queueFamily_; }
     uint32_t apiVersion() const { return apiVersion_; }
     bool subgroupSizeControlEnabled() const { return sizeControlEnabled_; }
+    const SubgroupSizeControl& subgroupSizeControl() const { return sizeControl_; }
     bool pipelineStatisticsEnabled() const { return statisticsEnabled_; }
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     const VkPhysicalDeviceSubgroupProperties& subgroupProperties() const { return subgroup_; }
@@ -117,6 +127,7 @@ private:
     uint32_t apiVersion_ = 0;
     uint32_t timestampValidBits_ = 0;
     bool sizeControlEnabled_ = false;
+    SubgroupSizeControl sizeControl_;
     bool statisticsEnabled_ = false;
     bool validation_ = false;
     VkPhysicalDeviceProperties properties_{};

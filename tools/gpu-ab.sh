@@ -11,16 +11,32 @@
 # Set RUN to a wrapper that prepares the machine's Vulkan (for example "bash .gpu/run.sh").
 # Example: tools/gpu-ab.sh old=.gpu/old/sort-test new=build/sort-test -- --keys u32 --counts 2^16,2^24
 set -euo pipefail
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
+  usage
+  exit 0
+fi
 rounds=2
-if [ "${1:-}" = --rounds ]; then rounds=$2; shift 2; fi
+if [ "${1:-}" = --rounds ]; then
+  if [[ ! ${2:-} =~ ^[1-9][0-9]*$ ]]; then
+    echo "gpu-ab: --rounds takes a number of rounds, 1 or more" >&2
+    exit 2
+  fi
+  rounds=$2
+  shift 2
+fi
 names=() bins=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
+  if [[ $1 != ?*=?* ]]; then
+    echo "gpu-ab: $1: builds are given as NAME=SORT_TEST (gpu-ab.sh --help)" >&2
+    exit 2
+  fi
   names+=("${1%%=*}") bins+=("${1#*=}")
   shift
 done
 [ "${1:-}" = -- ] && shift
 if [ ${#names[@]} -eq 0 ]; then
-  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  usage >&2
   exit 2
 fi
 logs=${LOGS:-ab-logs}

@@ -3,13 +3,25 @@
 # machine may have no compiler). Logs go to $LOGS (default ./gpu-logs), one file per step; the
 # last lines printed summarize every step.
 #   tools/gpu-check.sh [BUILD_DIR] [STEPS...]
-# Steps: tests accept large stress fallback subgroups example startup stats bench (default: all
-# but bench).
+# Steps: tests accept large stress subgroups example startup stats bench (default: all but
+# bench).
 # Set RUN to a wrapper that prepares the machine's Vulkan (for example "bash .gpu/run.sh").
+# Exit status: 0 when every step passed, 1 when one failed, 2 for an unknown step.
 set -uo pipefail
+all_steps="tests accept large stress subgroups example startup stats bench"
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
+  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 build=${1:-build}
 shift || true
-steps=${*:-tests accept large stress fallback subgroups example startup stats}
+steps=${*:-tests accept large stress subgroups example startup stats}
+for s in $steps; do
+  if [[ " $all_steps " != *" $s "* ]]; then
+    echo "gpu-check: unknown step $s (steps: $all_steps)" >&2
+    exit 2
+  fi
+done
 logs=${LOGS:-gpu-logs}
 run=${RUN:-}
 mkdir -p "$logs"
@@ -47,14 +59,6 @@ for s in $steps; do
     ;;
   stress)
     step stress "$build/sort-test" --stress 20:200:300000 --seed 11
-    ;;
-  fallback)
-    # The look-back's fallback forced on a large share of tiles (debugFallbackPeriod), at sizes
-    # where many workgroups run at once; then the natural fallback rate (--timings prints it).
-    step fallback-u32 "$build/sort-test" --fallback-period 3 --count 16777216 --value u32 --timings
-    step fallback-u64 "$build/sort-test" --fallback-period 2 --count 3000017 --key u64 --value index --order desc --timings
-    step fallback-indirect "$build/sort-test" --fallback-period 5 --indirect --count 10000019 --key f32 --value u32 --timings
-    step fallback-natural "$build/sort-test" --count 16777216 --repeat 5 --timings --no-validation
     ;;
   subgroups)
     # Every subgroup size the device offers for compute (min..max, powers of two).

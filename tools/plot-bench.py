@@ -54,8 +54,9 @@ def number(entry, field):
 
 
 class Point:
-    def __init__(self, library, device, key, value, count, rate, floor_rate, verified):
+    def __init__(self, library, device, key, value, count, rate, floor_rate, verified, dist="uniform"):
         self.library = library
+        self.dist = dist              # the keys' distribution (--dist)
         self.device = device
         self.key = key
         self.value = value
@@ -109,11 +110,18 @@ class Source:
             # A per-result "library" (cub-bench writes one) wins only where it disagrees with the file's.
             own = entry.get("library")
             library_label = str(own) if own and str(own) != data.get("library", "vksort") else library
-            self.points.append(Point(library_label, self.device, key, value, int(count), rate, floor_rate, verified))
+            self.points.append(Point(library_label, self.device, key, value, int(count), rate, floor_rate, verified,
+                                     dist_of(entry, data)))
             if verified == "no":
                 warn(f"{path}: {library_label} {key}/{value} at {int(count)} keys FAILED verification")
         if skipped:
             warn(f"{path}: {skipped} result(s) without key/count/time skipped")
+
+
+def dist_of(entry, data):
+    """The distribution of a result: its own "dist", else its file's "distribution" (files from before
+    either was written had uniform keys)."""
+    return str(entry.get("dist") or data.get("distribution") or "uniform")
 
 
 def build_of(data):
@@ -154,23 +162,26 @@ def load_sources(paths):
 
 def check_comparable(sources):
     """Warns when the files did not measure the same thing on the same device. Returns whether more
-    than one device is present (then labels name the device)."""
+    than one device, and whether more than one distribution, is present (then labels name them)."""
     devices = sorted({s.device for s in sources})
     if len(devices) > 1:
         warn("files from different devices: " + "; ".join(devices) + " (lines are labelled by device)")
-    for field in ("order", "distribution", "build"):
+    dists = sorted({p.dist for s in sources for p in s.points})
+    if len(dists) > 1:
+        warn("results of different key distributions: " + ", ".join(dists) + " (lines are labelled by distribution)")
+    for field in ("order", "build"):
         seen = sorted({str(getattr(s, field)) for s in sources if getattr(s, field) is not None})
         if len(seen) > 1:
             warn(f"files differ in {field}: {', '.join(seen)}")
-    return len(devices) > 1
+    return len(devices) > 1, len(dists) > 1
 
 
-def series_of(sources, multi_device):
+def series_of(sources, multi_device, multi_dist=False):
     """{(label, key, value): {count: Point}} with the last file winning on duplicates."""
     series = {}
     for source in sources:
         for p in source.points:
-            label = p.library + (f" [{p.device}]" if multi_device else "")
+            label = p.library + (f" {p.dist}" if multi_dist else "") + (f" [{p.device}]" if multi_device else "")
             points = series.setdefault((label, p.key, p.value), {})
             if p.count in points:
                 warn(f"{source.path}: {label} {p.key}/{p.value} at {p.count} keys also in an earlier file; "
@@ -352,6 +363,10 @@ def table(series):
     return True
 
 
+def first_step_field(entry):
+    return next((f for f in ("counts_ms", "histogram_ms", "count_ms") if f in entry), "counts_ms")
+
+
 def pow2_name(count):
     return f"2^{count.bit_length() - 1}" if count & (count - 1) == 0 else str(count)
 
@@ -369,38 +384,41 @@ def details(paths):
         for entry in results:
             if not isinstance(entry, dict) or number(entry, "count") is None:
                 continue
+            dist = dist_of(entry, data)
             if data.get("library") == "cub":
                 if data.get("launch", "stream") == "stream":
-                    cub[(entry.get("key"), entry.get("value"), int(entry["count"]))] = number(entry, "median_ms")
+                    cub[(dist, entry.get("key"), entry.get("value"), int(entry["count"]))] = number(entry, "median_ms")
             else:
-                vksort.append(entry)
+                vksort.append(dict(entry, dist=dist))
     if not vksort:
         warn("--details: no sort-test results")
         return False
-    configs = sorted({(e["key"], e["value"]) for e in vksort},
-                     key=lambda c: (order_index(c[0], KEY_ORDER), order_index(c[1], VALUE_ORDER)))
+    configs = sorted({(e["dist"], e["key"], e["value"]) for e in vksort},
+                     key=lambda c: (c[0] != "uniform", c[0], order_index(c[1], KEY_ORDER), order_index(c[2], VALUE_ORDER)))
 
     def fmt(entry, field, spec, scale=1.0):
         v = number(entry, field)
         return "-" if v is None else format(v * scale, spec)
 
     print("Built from: " + "; ".join(builds) + "\n")
-    for key, value in configs:
-        print(f"### {key} keys, {value} values\n")
-        print("| count | median ms (min-max) | Gkeys/s | histogram/scan/reorder ms | B/key | shader copy GB/s | floor ms "
+    for dist, key, value in configs:
+        print(f"### {key} keys, {value} values" + (f", {dist} keys" if dist != "uniform" else "") + "\n")
+        print("| count | median ms (min-max) | Gkeys/s | counts/scan/reorder ms | B/key | shader copy GB/s | floor ms "
               "| % of floor | CUB ms | vksort/CUB | std::sort ms | verified |")
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|")
-        rows = sorted((e for e in vksort if e["key"] == key and e["value"] == value), key=lambda e: e["count"])
+        rows = sorted((e for e in vksort if (e["dist"], e["key"], e["value"]) == (dist, key, value)),
+                      key=lambda e: e["count"])
         for e in rows:
             count = int(e["count"])
             median = number(e, "median_ms")
-            cub_ms = cub.get((key, value, count))
+            cub_ms = cub.get((dist, key, value, count))
             cpu = number(e, "cpu_sort_ms")
             cells = [pow2_name(count),
                      f"{fmt(e, 'median_ms', '.4f')} ({fmt(e, 'min_ms', '.4f')}-{fmt(e, 'max_ms', '.4f')})",
                      fmt(e, "keys_per_s", ".2f", 1e-9),
-                     # (Results written before the histogram kernel had its name call its time count_ms.)
-                     f"{fmt(e, 'histogram_ms' if 'histogram_ms' in e else 'count_ms', '.3f')} / "
+                     # The first step's time: counts_ms; histogram_ms and, before that, count_ms in
+                     # results written while a second offset method ran a histogram there.
+                     f"{fmt(e, first_step_field(e), '.3f')} / "
                      f"{fmt(e, 'scan_ms', '.3f')} / {fmt(e, 'reorder_ms', '.3f')}",
                      fmt(e, "bytes_per_key", ".0f"), fmt(e, "shader_copy_bytes_per_s", ".0f", 1e-9),
                      fmt(e, "floor_ms", ".4f"), fmt(e, "fraction_of_floor", ".0%"),
@@ -430,8 +448,8 @@ def main():
     if not sources:
         print("plot-bench: no usable results in " + ", ".join(args.files), file=sys.stderr)
         return 1
-    multi_device = check_comparable(sources)
-    series = series_of(sources, multi_device)
+    multi_device, multi_dist = check_comparable(sources)
+    series = series_of(sources, multi_device, multi_dist)
     ok = True
     if args.details:
         ok = details(args.files) and ok

@@ -8,19 +8,68 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
+#include "toolutil.hpp"
 #include "vkcontext.hpp"
+
+namespace {
+
+void usage() {
+    std::printf("usage: pipeline-stats [options]\n"
+                "  --device INDEX|NAME       device by index or name substring (default: best present)\n"
+                "  --workgroup-size W, --keys-per-thread K   tile overrides, as sort-test's\n"
+                "Prints the driver's statistics of every pipeline of a sorter for all formats (with\n"
+                "VK_KHR_pipeline_executable_properties; a device without it is named and the exit status is 0).\n"
+                "exit status: 0 printed (or nothing to print), 1 a runtime failure, 2 bad usage\n");
+}
+
+void VKAPI_PTR printMessage(const char* message, void*) { std::fprintf(stderr, "%s\n", message); }
+
+std::string takes(const std::string& option) {
+    if (option == "--device") return "a device index or a substring of its name";
+    if (option == "--workgroup-size") return "a power of two from 16 to 1024, within the device's limits (0: default)";
+    if (option == "--keys-per-thread") return "1 to 32 (0: default)";
+    return "";
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     vkctx::ContextOptions options;
     options.pipelineStatistics = true;
     options.validation = false;
     uint32_t workgroupSize = 0, keysPerThread = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (std::strcmp(argv[i], "--device") == 0) options.deviceName = argv[i + 1];
-        if (std::strcmp(argv[i], "--workgroup-size") == 0) workgroupSize = uint32_t(std::atoi(argv[i + 1]));
-        if (std::strcmp(argv[i], "--keys-per-thread") == 0) keysPerThread = uint32_t(std::atoi(argv[i + 1]));
+    toolutil::Args args(argc, argv, "pipeline-stats", takes);
+    while (args.next()) {
+        const std::string& a = args.option();
+        uint64_t v = 0;
+        bool ok = true;
+        if (a == "--help" || a == "-h") {
+            usage();
+            return 0;
+        } else if (a == "--device") {
+            const std::string d = args.value();
+            if (toolutil::parseUnsigned(d, 1u << 20, &v)) options.deviceIndex = int(v);
+            else options.deviceName = d;
+            ok = !d.empty();
+        } else if (a == "--workgroup-size") {
+            ok = toolutil::parseUnsigned(args.value(), 1024, &v) && (v == 0 || v >= 16) && (v & (v - 1)) == 0;
+            workgroupSize = uint32_t(v);
+        } else if (a == "--keys-per-thread") {
+            ok = toolutil::parseUnsigned(args.value(), 32, &v);
+            keysPerThread = uint32_t(v);
+        } else {
+            std::fprintf(stderr, "pipeline-stats: unknown option %s (pipeline-stats --help lists every option)\n",
+                         a.c_str());
+            return 2;
+        }
+        if (!ok) {
+            std::fprintf(stderr, "pipeline-stats: bad value for %s: '%s'\n", a.c_str(), args.lastValue().c_str());
+            args.printTakes();
+            return 2;
+        }
     }
     vkctx::Context ctx(options);
     if (!ctx.pipelineStatisticsEnabled()) {
@@ -32,8 +81,17 @@ int main(int argc, char** argv) {
     createInfo.flags |= VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT;
     createInfo.workgroupSize = workgroupSize;
     createInfo.keysPerThread = keysPerThread;
+    createInfo.pfnMessageCallback = printMessage;
     VksortSorter sorter = VK_NULL_HANDLE;
-    VKCTX_CHECK(vksortCreateSorter(&createInfo, &sorter));
+    const VkResult created = vksortCreateSorter(&createInfo, &sorter);
+    if (created != VK_SUCCESS) {
+        const bool overrides = workgroupSize != 0 || keysPerThread != 0;
+        std::fprintf(stderr, "pipeline-stats: vksortCreateSorter failed: %s%s\n", vkctx::resultName(created),
+                     overrides && created == VK_ERROR_FEATURE_NOT_PRESENT
+                         ? " (the device cannot take the --workgroup-size or --keys-per-thread given)"
+                         : "");
+        return overrides && created == VK_ERROR_FEATURE_NOT_PRESENT ? 2 : 1;
+    }
     VksortSorterProperties p{};
     vksortGetSorterProperties(sorter, &p);
     std::printf("pipeline-stats: %s | %s | workgroup %u, keys per thread %u, one dispatch up to %u, subgroup %u%s\n",

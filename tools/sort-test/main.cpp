@@ -41,8 +41,6 @@ struct Options {
     bool indirect = false;
     bool stress = false;
     bool allFormats = false;     // --all-formats: the sorter compiles every format's pipelines
-    uint32_t fallbackPeriod = 0; // --fallback-period: VksortSorterCreateInfo::debugFallbackPeriod
-    VksortOffsetMethod offsetMethod = VKSORT_OFFSET_METHOD_AUTO; // --offset-method
     double createMs = 0;         // wall time of vksortCreateSorter
     StressOptions stressOptions;
     // --bench
@@ -63,18 +61,17 @@ void usage() {
         "  --value none|u32|u64|index             values moved with the keys (default none)\n"
         "  --order asc|desc          sort order (default asc)\n"
         "  --bits BEGIN:END          sort by key bits [BEGIN, END) only (default: all)\n"
-        "  --dist uniform|sorted|reversed|equal|few:K|bits:B   key distribution (default uniform)\n"
-        "  --seed S                  random seed (default 1)\n"
+        "  --dist NAME               key distribution (default uniform):\n"
+        "%s"
+        "  --seed S                  random seed (default 1; cub-bench's --seed gives the same keys)\n"
         "  --repeat R                sorts to run and verify, each on new input (default 1)\n"
-        "  --timings                 also print the GPU time of each kernel and the look-back fallbacks\n"
+        "  --timings                 also print the GPU time of the first step (the tile counts, or the\n"
+        "                            whole sort where it is one dispatch) and of the passes\n"
         "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
-        "  --fallback-period N       testing: force the look-back's fallback on many tiles\n"
-        "                            (VksortSorterCreateInfo::debugFallbackPeriod)\n"
-        "  --offset-method auto|scan|look-back   how multi-tile sorts find their offsets\n"
-        "                            (VksortSorterCreateInfo::offsetMethod; default auto)\n"
         "  --all-formats             create the sorter for every key and value type (default: only\n"
         "                            those sorted; the summary gives the creation time either way)\n"
-        "  --subgroup-size S         require subgroup size S (needs subgroup size control)\n"
+        "  --subgroup-size S         require subgroup size S, a power of two in the device's range for\n"
+        "                            compute (needs subgroup size control)\n"
         "  --workgroup-size W, --keys-per-thread K   tile overrides\n"
         "  --no-validation           do not load the validation layer\n"
         "  --no-subgroup-size-control  do not enable subgroup size control on the device (the sorter\n"
@@ -84,24 +81,65 @@ void usage() {
         "  --counts LIST             e.g. 2^10,2^16,1000003 (default: 2^10..2^28 and three odd sizes)\n"
         "  --keys LIST               e.g. u32,u64 (default: --key)\n"
         "  --values LIST             e.g. none,u32 (default: --value)\n"
-        "  --reps R                  timed sorts per point, back to back (default 20, at least 10)\n"
+        "  --reps R                  timed sorts per point, back to back (default 20, at least %u)\n"
         "  --warmup SECONDS          untimed back-to-back sorts before each point (default 2)\n"
         "  --verify-max N            verify one sort of each point up to N keys (default 4194304)\n"
         "  --cpu-max N               std::sort baseline up to N keys (default 16777216; 0: none)\n"
         "  --json FILE, --csv FILE   also write the results there ('-' for stdout)\n"
+        "  columns (times in ms, from GPU timestamps; medians over the --reps sorts):\n"
+        "    median, min, max        one sort, timed by timestamps around it alone\n"
+        "    keys/s                  count / median\n"
+        "    counts                  the first step: the tile counts; the whole sort where it is one\n"
+        "                            dispatch (up to the sorter's one-dispatch count); an indirect sort's\n"
+        "                            count copy and launch setup too\n"
+        "    reorder                 every pass after it (its scan, if any, and its reorder), summed\n"
+        "    w/q                     median of the sorts timed with those per-step timestamps\n"
+        "    B/key                   the least bytes per key this design moves (keys and values, every pass)\n"
+        "    cmd B/s, shd B/s        the device's copy bandwidth on count keys (bytes read + written per\n"
+        "                            second): vkCmdCopyBuffer, and a compute-shader copy\n"
+        "    floor, floor%%           count x B/key at the faster copy bandwidth, and floor / median\n"
+        "    cpu ms, speedup         std::sort of the same keys on the host (- above --cpu-max), / median\n"
+        "    ok                      verified against std::stable_sort: yes, no, skipped (above --verify-max)\n"
         "stress:\n"
         "  --stress BATCHES:SORTS:MAXCOUNT   random sorts (types, sizes, orders, bit ranges, direct and\n"
-        "                            indirect), SORTS per command buffer, BATCHES submissions, all verified\n");
+        "                            indirect), SORTS per command buffer, BATCHES submissions, all verified\n"
+        "exit status: 0 every sort verified, 1 a wrong result or a runtime failure, 2 bad usage\n",
+        hostdata::distributionHelp(28).c_str(), toolutil::kMinReps);
+}
+
+// What each of sort-test's own options takes (the sweep's are toolutil's), for error messages.
+std::string takes(const std::string& option) {
+    if (option == "--device") return "a device index or a substring of its name (--list-devices lists them)";
+    if (option == "--count") {
+        return "a number of keys (decimal, 0x hex or 2^N) up to 4294967295, or max (the most the device can hold)";
+    }
+    if (option == "--key") return "u32, i32, f32, u64, i64 or f64";
+    if (option == "--value") return "none, u32, u64 or index";
+    if (option == "--order") return "asc or desc";
+    if (option == "--bits") return toolutil::bitsTakes();
+    if (option == "--dist") return hostdata::distributionNames();
+    if (option == "--seed") return "a number up to 2^64 - 1";
+    if (option == "--repeat") return "the sorts to run, 1 to 1048576";
+    if (option == "--subgroup-size") {
+        return "a power of two from 1 to 128 that the device can require for compute (0: the driver's choice)";
+    }
+    if (option == "--workgroup-size") return "a power of two from 16 to 1024, within the device's limits (0: default)";
+    if (option == "--keys-per-thread") return "1 to 32 (0: default)";
+    if (option == "--cpu-max") return "a key count (decimal, 0x hex or 2^N); 0 runs no std::sort";
+    if (option == "--stress") return "BATCHES:SORTS:MAXCOUNT, three numbers of at least 1, e.g. 4:50:100000";
+    if (option == "--csv") return "a file name, or - for stdout";
+    return "";
 }
 
 using toolutil::parseUnsigned;
 
-bool parse(int argc, char** argv, Options* o) {
+void parse(int argc, char** argv, Options* o) {
     using toolutil::Parsed;
     using toolutil::validIf;
     auto own = [&](toolutil::Args& args) -> Parsed {
         const std::string& a = args.option();
         uint64_t v = 0;
+        std::string why;
         // Options that take no value.
         if (a == "--list-devices") return toolutil::setFlag(&o->listDevices);
         if (a == "--timings") return toolutil::setFlag(&o->timings);
@@ -119,6 +157,7 @@ bool parse(int argc, char** argv, Options* o) {
         // Options with a value.
         if (a == "--device") {
             std::string d = args.value();
+            if (d.empty()) return Parsed::Invalid;
             if (parseUnsigned(d, 1u << 20, &v)) o->context.deviceIndex = int(v);
             else o->context.deviceName = d;
             return Parsed::Ok;
@@ -133,42 +172,50 @@ bool parse(int argc, char** argv, Options* o) {
         if (a == "--key") return validIf(hostdata::parseKeyType(args.value(), &o->keyType));
         if (a == "--value") return validIf(hostdata::parseValueType(args.value(), &o->valueType));
         if (a == "--order") return validIf(hostdata::parseOrder(args.value(), &o->order));
-        if (a == "--bits") return validIf(toolutil::parseBits(args.value(), &o->beginBit, &o->endBit));
-        if (a == "--dist") return validIf(hostdata::parseDistribution(args.value(), &o->dist));
+        if (a == "--bits") return validIf(toolutil::parseBits(args.value(), &o->beginBit, &o->endBit, &why), args, why);
+        if (a == "--dist") return validIf(hostdata::parseDistribution(args.value(), &o->dist, &why), args, why);
         if (a == "--seed") return validIf(parseUnsigned(args.value(), UINT64_MAX, &o->seed));
-        uint32_t* number = a == "--repeat"            ? &o->repeat
-                           : a == "--subgroup-size"   ? &o->subgroupSize
-                           : a == "--workgroup-size"  ? &o->workgroupSize
-                           : a == "--keys-per-thread" ? &o->keysPerThread
-                           : a == "--cpu-max"         ? &o->cpuMax
-                           : a == "--fallback-period" ? &o->fallbackPeriod
-                                                      : nullptr;
-        if (number != nullptr) {
-            const uint64_t max = a == "--repeat"                                     ? 1u << 20
-                                 : a == "--subgroup-size"                            ? 128
-                                 : a == "--cpu-max" || a == "--fallback-period"      ? UINT32_MAX
-                                                                                     : 1024;
-            if (!parseUnsigned(args.value(), max, &v) || (a == "--repeat" && v == 0)) return Parsed::Invalid;
-            *number = uint32_t(v);
+        if (a == "--repeat") {
+            if (!parseUnsigned(args.value(), 1u << 20, &v) || v == 0) return Parsed::Invalid;
+            o->repeat = uint32_t(v);
+            return Parsed::Ok;
+        }
+        if (a == "--subgroup-size") {
+            if (!parseUnsigned(args.value(), 128, &v)) return Parsed::Invalid;
+            if ((v & (v - 1)) != 0) return validIf(false, args, "not a power of two");
+            o->subgroupSize = uint32_t(v);
+            return Parsed::Ok;
+        }
+        if (a == "--workgroup-size") {
+            if (!parseUnsigned(args.value(), 1024, &v) || (v != 0 && v < 16)) return Parsed::Invalid;
+            if ((v & (v - 1)) != 0) return validIf(false, args, "not a power of two");
+            o->workgroupSize = uint32_t(v);
+            return Parsed::Ok;
+        }
+        if (a == "--keys-per-thread") {
+            if (!parseUnsigned(args.value(), 32, &v)) return Parsed::Invalid;
+            o->keysPerThread = uint32_t(v);
+            return Parsed::Ok;
+        }
+        if (a == "--cpu-max") {
+            if (!parseUnsigned(args.value(), UINT32_MAX, &v)) return Parsed::Invalid;
+            o->cpuMax = uint32_t(v);
             return Parsed::Ok;
         }
         if (a == "--stress") {
-            unsigned b = 0, s = 0, m = 0;
-            if (std::sscanf(args.value().c_str(), "%u:%u:%u", &b, &s, &m) != 3 || b == 0 || s == 0 || m == 0) {
-                return Parsed::Invalid;
+            const std::string value = args.value();
+            uint64_t n[3] = {};
+            size_t at = 0;
+            for (int i = 0; i < 3; ++i) {
+                const size_t colon = i < 2 ? value.find(':', at) : value.size();
+                if (colon == std::string::npos) return Parsed::Invalid;
+                if (!parseUnsigned(value.substr(at, colon - at), UINT32_MAX, &n[i]) || n[i] == 0) return Parsed::Invalid;
+                at = colon + 1;
             }
             o->stress = true;
-            o->stressOptions.batches = b;
-            o->stressOptions.sortsPerBatch = s;
-            o->stressOptions.maxCount = m;
-            return Parsed::Ok;
-        }
-        if (a == "--offset-method") {
-            const std::string m = args.value();
-            if (m == "auto") o->offsetMethod = VKSORT_OFFSET_METHOD_AUTO;
-            else if (m == "scan") o->offsetMethod = VKSORT_OFFSET_METHOD_SCAN;
-            else if (m == "look-back") o->offsetMethod = VKSORT_OFFSET_METHOD_LOOK_BACK;
-            else return Parsed::Invalid;
+            o->stressOptions.batches = uint32_t(n[0]);
+            o->stressOptions.sortsPerBatch = uint32_t(n[1]);
+            o->stressOptions.maxCount = uint32_t(n[2]);
             return Parsed::Ok;
         }
         if (a == "--csv") {
@@ -177,22 +224,65 @@ bool parse(int argc, char** argv, Options* o) {
         }
         return Parsed::NotMine;
     };
-    if (!toolutil::parseCommandLine(argc, argv, &o->sweep, own, usage)) return false;
+    toolutil::parseCommandLine("sort-test", argc, argv, &o->sweep, own, usage, takes);
     toolutil::finishSweep(&o->sweep, o->keyType, o->valueType);
-    return true;
+}
+
+// What can be checked before the device: the bit range and the distribution against the key
+// types sorted. Ends the program with status 2, naming the option.
+void checkOptions(const Options& o) {
+    if (o.stress) return; // (random formats, bit ranges and uniform keys of its own)
+    const std::vector<VksortKeyType> keyTypes = o.bench ? o.sweep.keyTypes : std::vector<VksortKeyType>{o.keyType};
+    std::string why;
+    if (!toolutil::bitsFit(o.beginBit, o.endBit, keyTypes, &why) || !toolutil::distributionFits(o.dist, keyTypes, &why)) {
+        std::fprintf(stderr, "sort-test: %s\n", why.c_str());
+        std::exit(2);
+    }
+}
+
+// A subgroup size the device cannot require, said before the sorter would refuse it: the
+// device's range for compute and whether subgroup size control is on. Ends with status 2.
+void checkSubgroupSize(const vkctx::Context& ctx, const Options& o) {
+    if (o.subgroupSize == 0) return;
+    const vkctx::SubgroupSizeControl& c = ctx.subgroupSizeControl();
+    const char* device = ctx.properties().deviceName;
+    std::string problem;
+    if (!c.offered) {
+        problem = std::string(device) + " has no subgroup size control (Vulkan 1.3 or VK_EXT_subgroup_size_control), "
+                                        "so it cannot require a subgroup size";
+    } else if (!ctx.subgroupSizeControlEnabled()) {
+        problem = o.context.subgroupSizeControl
+                      ? "subgroup size control needs computeFullSubgroups too, which " + std::string(device) + " lacks"
+                      : std::string("it needs subgroup size control, which --no-subgroup-size-control turns off");
+    } else if ((c.requiredSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0) {
+        problem = std::string(device) + " cannot require a subgroup size in compute shaders";
+    } else if (o.subgroupSize < c.minSize || o.subgroupSize > c.maxSize) {
+        problem = std::string(device) + " can require only subgroup sizes in [" + std::to_string(c.minSize) + ", " +
+                  std::to_string(c.maxSize) + "] (powers of two) for compute, through subgroup size control";
+    }
+    if (problem.empty()) return;
+    std::fprintf(stderr, "sort-test: --subgroup-size %u: %s\n", o.subgroupSize, problem.c_str());
+    std::exit(2);
 }
 
 void VKAPI_PTR printMessage(const char* message, void*) { std::fprintf(stderr, "%s\n", message); }
 
+// Invalid usage that reaches vksort despite the checks before each call: a bug in sort-test or in
+// vksort, reported as a failure (status 1) rather than with abort().
+void VKAPI_PTR onInvalidUsage(const char* message, void*) {
+    std::fprintf(stderr, "sort-test: vksort reported invalid usage: %s\n", message);
+    std::exit(1);
+}
+
 // Creates the sorter for the formats this run sorts (all of them for --stress and --all-formats)
 // and records how long creation took: the pipeline compilation a renderer pays at start-up.
+// A tile override the device cannot take ends the program with status 2 (vksort's message says
+// why), any other failure with status 1.
 VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     VksortSorterCreateInfo info = vkctx::sorterCreateInfo(ctx);
     info.requiredSubgroupSize = o->subgroupSize;
     info.workgroupSize = o->workgroupSize;
     info.keysPerThread = o->keysPerThread;
-    info.debugFallbackPeriod = o->fallbackPeriod;
-    info.offsetMethod = o->offsetMethod;
     info.pfnMessageCallback = printMessage;
     if (!o->stress && !o->allFormats) {
         for (VksortKeyType k : o->bench ? o->sweep.keyTypes : std::vector<VksortKeyType>{o->keyType}) {
@@ -204,9 +294,42 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     }
     VksortSorter sorter = VK_NULL_HANDLE;
     const auto start = std::chrono::steady_clock::now();
-    VKCTX_CHECK(vksortCreateSorter(&info, &sorter));
+    const VkResult result = vksortCreateSorter(&info, &sorter);
+    if (result != VK_SUCCESS) {
+        const bool overrides = o->subgroupSize != 0 || o->workgroupSize != 0 || o->keysPerThread != 0;
+        if (result == VK_ERROR_FEATURE_NOT_PRESENT && overrides) {
+            std::string given;
+            if (o->subgroupSize != 0) given += " --subgroup-size " + std::to_string(o->subgroupSize);
+            if (o->workgroupSize != 0) given += " --workgroup-size " + std::to_string(o->workgroupSize);
+            if (o->keysPerThread != 0) given += " --keys-per-thread " + std::to_string(o->keysPerThread);
+            std::fprintf(stderr, "sort-test:%s: %s cannot run this configuration (the reason is above)\n", given.c_str(),
+                         ctx.properties().deviceName);
+            std::exit(2);
+        }
+        std::fprintf(stderr, "sort-test: vksortCreateSorter failed: %s\n", vkctx::resultName(result));
+        std::exit(1);
+    }
     o->createMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return sorter;
+}
+
+// A count above what one binding of the device can hold, said with the capacity (vksort would
+// refuse it as invalid usage). Ends the program with status 2.
+void checkCount(VksortSorter sorter, const Options& o) {
+    const uint32_t capacity = vksortGetMaxCount(sorter, o.keyType, o.valueType);
+    if (o.count <= capacity) return;
+    std::fprintf(stderr,
+                 "sort-test: --count %u is above this device's capacity for %s keys with %s values: at most %u keys "
+                 "(vksortGetMaxCount; --count max sorts that many)\n",
+                 o.count, hostdata::toString(o.keyType), hostdata::toString(o.valueType), capacity);
+    std::exit(2);
+}
+
+// What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
+// or the whole sort where it is one dispatch; an indirect sort's count copy and launch setup too.
+std::string firstStep(const VksortSorterProperties& p, uint32_t count, bool indirect) {
+    const char* step = count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
+    return indirect ? std::string("count copy, launch setup and ") + step : std::string(step);
 }
 
 std::string formatsNote(const Options& o) {
@@ -270,7 +393,6 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
 
     std::vector<double> totals, kinds[2];
-    uint64_t fallbacks = 0;
     bool allVerified = true;
     std::string failure;
     for (uint32_t r = 0; r < o.repeat; ++r) {
@@ -280,7 +402,6 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         hostdata::Verdict verdict = sortAndVerify(rig, input, info, &t);
         totals.push_back(t.total);
         for (int k = 0; k < 2; ++k) kinds[k].push_back(t.kinds[k]);
-        fallbacks += t.fallbacks;
         if (!verdict.ok && allVerified) failure = "repeat " + std::to_string(r) + ": " + verdict.detail;
         allVerified = allVerified && verdict.ok;
     }
@@ -299,12 +420,19 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 hostdata::toString(o.dist).c_str(), bitRange(o, {o.keyType}).c_str(), o.count, median,
                 siRate(rate, "keys/s").c_str(), timed.c_str(), formatsNote(o).c_str(), allVerified ? "verified" : "FAILED",
                 validationNote.c_str());
-    if (o.timings) {
+    if (o.timings && o.count > 0) {
+        VksortSorterProperties properties{};
+        vksortGetSorterProperties(sorter, &properties);
         const uint32_t tiles = (o.count + rig.tileSize() - 1) / rig.tileSize();
-        std::printf("sort-test: GPU time (median): setup and histogram %.3f ms, reorders %.3f ms over %u passes; "
-                    "%.2f look-back fallbacks per sort over %u tiles x %u passes\n",
-                    statsOf(kinds[0]).median, statsOf(kinds[1]).median, where.passCount,
-                    double(fallbacks) / std::max(o.repeat, 1u), tiles, where.passCount);
+        const std::string first = firstStep(properties, o.count, o.indirect);
+        if (o.count <= properties.singleDispatchMaxCount) {
+            std::printf("sort-test: GPU time (median): %s %.3f ms (all %u passes in one workgroup)\n", first.c_str(),
+                        statsOf(kinds[0]).median, where.passCount);
+        } else {
+            std::printf("sort-test: GPU time (median): %s %.3f ms, scans and reorders %.3f ms over %u passes of %u "
+                        "tiles\n",
+                        first.c_str(), statsOf(kinds[0]).median, statsOf(kinds[1]).median, where.passCount, tiles);
+        }
     }
     if (!allVerified) std::printf("sort-test: %s\n", failure.c_str());
     return allVerified && validation == 0 ? 0 : 1;
@@ -317,8 +445,7 @@ struct Point {
     VksortValueType value;
     uint32_t count;
     uint32_t passes;
-    Stats total, withQueries, kinds[2];
-    uint32_t fallbacks;   // look-back fallbacks of the last timed sort
+    Stats total, withQueries, kinds[2]; // kinds: the first step (firstStep()), the passes after it
     uint32_t tiles;       // tiles per pass
     double bytesPerKey;   // leastBytesPerKey()
     double copyBandwidth; // bytes/s, vkCmdCopyBuffer on count * key bytes, read + written
@@ -329,7 +456,7 @@ struct Point {
 };
 
 // The least memory traffic per key that this pipeline's design moves (docs/PERFORMANCE.md, "The
-// floor"): the histogram reads the keys once, then every pass reads and writes keys and values
+// floor"): the tile counts read the keys once, then every pass reads and writes keys and values
 // once (an argsort's first pass makes its values instead of reading them); a sort in one dispatch
 // (at most singleDispatchMaxCount keys, never an indirect one) reads them once and writes them once.
 double leastBytesPerKey(VksortKeyType key, VksortValueType value, uint32_t passes, bool singleDispatch) {
@@ -356,13 +483,10 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Which way the sorter sorted `count` keys of a type (VksortSorterProperties).
-const char* methodOf(const VksortSorterProperties& sorter, VksortKeyType key, uint32_t count) {
-    if (count <= sorter.singleDispatchMaxCount) return "single";
-    const bool wide = vksortKeySize(key) == 8;
-    const uint32_t least = wide ? sorter.lookBackMinCount64 : sorter.lookBackMinCount32;
-    const uint32_t most = wide ? sorter.lookBackMaxCount64 : sorter.lookBackMaxCount32;
-    return count >= least && count <= most ? "look-back" : "scan";
+// Which way the sorter sorted `count` keys (VksortSorterProperties): in one dispatch, or by tiles
+// with a scan of their digit counts per pass.
+const char* methodOf(const VksortSorterProperties& sorter, uint32_t count) {
+    return count <= sorter.singleDispatchMaxCount ? "single" : "scan";
 }
 
 // What each record carries so that numbers cannot be taken for another build's or tile's.
@@ -376,8 +500,6 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                  "  \"single_dispatch_max_count\": %u,\n  \"subgroup_size\": %u,\n",
                  sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
                  sorter.subgroupSize);
-    std::fprintf(f, "  \"look_back_32\": [%u, %u],\n  \"look_back_64\": [%u, %u],\n", sorter.lookBackMinCount32,
-                 sorter.lookBackMaxCount32, sorter.lookBackMinCount64, sorter.lookBackMaxCount64);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"results\": [\n");
@@ -385,13 +507,14 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
         const Point& p = points[i];
         double rate = double(p.count) / (p.total.median * 1e-3);
         std::fprintf(f,
-                     "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"method\": \"%s\", \"passes\": %u, \"median_ms\": %.6f, "
-                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"histogram_ms\": %.6f, "
-                     "\"reorder_ms\": %.6f, \"fallbacks\": %u, \"tiles\": %u, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
+                     "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"dist\": \"%s\", \"method\": \"%s\", \"passes\": %u, \"median_ms\": %.6f, "
+                     "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"counts_ms\": %.6f, "
+                     "\"reorder_ms\": %.6f, \"tiles\": %u, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"verified\": \"%s\"}%s\n",
-                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, methodOf(sorter, p.key, p.count), p.passes,
-                     p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median, p.kinds[1].median, p.fallbacks, p.tiles,
+                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, hostdata::toString(o.dist).c_str(),
+                     methodOf(sorter, p.count), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
+                     p.kinds[1].median, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs,
                      p.verified.c_str(), i + 1 < points.size() ? "," : "");
@@ -400,17 +523,17 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
 }
 
 // Every row names the build and the tile as well: a row copied out of its file still says what ran.
-void writeCsv(FILE* f, const std::vector<Point>& points, const VksortSorterProperties& sorter) {
-    std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,histogram_ms,reorder_ms,fallbacks,tiles,"
+void writeCsv(FILE* f, const std::vector<Point>& points, const Options& o, const VksortSorterProperties& sorter) {
+    std::fprintf(f, "key,value,count,passes,median_ms,min_ms,max_ms,keys_per_s,counts_ms,reorder_ms,tiles,"
                     "bytes_per_key,copy_bytes_per_s,shader_copy_bytes_per_s,floor_ms,fraction_of_floor,cpu_sort_ms,verified,"
-                    "vksort_commit,workgroup_size,keys_per_thread,tile_size,method\n");
+                    "vksort_commit,workgroup_size,keys_per_thread,tile_size,method,dist\n");
     for (const Point& p : points) {
-        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s,%s,%u,%u,%u,%s\n",
+        std::fprintf(f, "%s,%s,%u,%u,%.6f,%.6f,%.6f,%.6e,%.6f,%.6f,%u,%.1f,%.6e,%.6e,%.6f,%.4f,%.6f,%s,%s,%u,%u,%u,%s,%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.passes, p.total.median,
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
-                     p.kinds[1].median, p.fallbacks, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
+                     p.kinds[1].median, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.verified.c_str(), VKSORT_DESCRIBE, sorter.workgroupSize,
-                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.key, p.count));
+                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count), hostdata::toString(o.dist).c_str());
     }
 }
 
@@ -425,29 +548,21 @@ void writeTo(const std::string& path, const std::function<void(FILE*)>& write) {
     if (f != stdout) std::fclose(f);
 }
 
-std::string lookBackRange(const VksortSorterProperties& p) {
-    auto range = [](uint32_t least, uint32_t most) {
-        return most == 0 ? std::string("never") : std::to_string(least) + ".." + std::to_string(most);
-    };
-    return range(p.lookBackMinCount32, p.lookBackMaxCount32) + " (32-bit keys), " +
-           range(p.lookBackMinCount64, p.lookBackMaxCount64) + " (64-bit)";
-}
-
 int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     const toolutil::SweepOptions& sweep = o.sweep; // counts ascending and unique (finishSweep)
     VksortSorterProperties properties{};
     vksortGetSorterProperties(sorter, &properties);
 
     std::printf("sort-test --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after "
-                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, look-back %s, subgroup %u | %s\n",
+                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
                 bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
                 properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
-                lookBackRange(properties).c_str(), properties.subgroupSize, formatsNote(o).c_str());
-    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
-                "count", "median", "min", "max", "keys/s", "hist", "reorder", "fb/tile", "w/q", "B/key", "cmd B/s",
-                "shd B/s", "floor", "floor%", "cpu ms", "speedup", "ok");
+                properties.subgroupSize, formatsNote(o).c_str());
+    std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
+                "count", "median", "min", "max", "keys/s", "counts", "reorder", "w/q", "B/key", "cmd B/s", "shd B/s",
+                "floor", "floor%", "cpu ms", "speedup", "ok");
 
     std::vector<Point> points;
     bool allOk = true;
@@ -457,6 +572,8 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
             std::vector<uint32_t> counts;
             for (uint32_t c : sweep.counts) {
                 if (c >= 1 && c <= limit) counts.push_back(c);
+                else std::printf("%-4s %-5s %11u skipped: above this device's capacity for the format, %u keys "
+                                 "(vksortGetMaxCount)\n", hostdata::toString(key), hostdata::toString(value), c, limit);
             }
             if (counts.empty()) continue;
             SortRig rig(ctx, sorter, key, value, counts.back(), o.indirect);
@@ -490,7 +607,6 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.total = statsOf(totals);
                 p.withQueries = statsOf(withQueries);
                 for (int k = 0; k < 2; ++k) p.kinds[k] = statsOf(kinds[k]);
-                p.fallbacks = runs.empty() ? 0u : runs.back().fallbacks;
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes,
@@ -507,11 +623,10 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                     if (v > 0) std::snprintf(text, sizeof text, format, v);
                     return std::string(text);
                 };
-                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8s %8.4f %8.4f %8.4f %8.4f %6.0f %8s %8s %8.4f %5.1f%% "
+                std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8s %8.4f %8.4f %8.4f %6.0f %8s %8s %8.4f %5.1f%% "
                             "%9s %8s %4s\n",
                             hostdata::toString(key), hostdata::toString(value), count, p.total.median, p.total.min,
                             p.total.max, siRate(rate, "").c_str(), p.kinds[0].median, p.kinds[1].median,
-                            p.tiles * p.passes != 0 ? double(p.fallbacks) / (double(p.tiles) * p.passes) : 0.0,
                             p.withQueries.median, p.bytesPerKey, siRate(p.copyBandwidth, "").c_str(),
                             siRate(p.shaderCopyBandwidth, "").c_str(), p.floorMs, 100.0 * p.floorMs / p.total.median,
                             measured(p.cpuMs, "%.3f").c_str(),
@@ -522,7 +637,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         }
     }
     writeTo(sweep.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o, properties); });
-    writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points, properties); });
+    writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points, o, properties); });
     size_t validation = ctx.validationMessageCount();
     if (validation != 0) std::printf("sort-test --bench: %zu validation messages\n", validation);
     return allOk && validation == 0 ? 0 : 1;
@@ -532,10 +647,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
 
 int main(int argc, char** argv) {
     Options o;
-    if (!parse(argc, argv, &o)) {
-        usage();
-        return 2;
-    }
+    parse(argc, argv, &o);
     if (o.listDevices) {
         for (const auto& d : vkctx::listDevices()) {
             std::printf("%u: %s (%s, Vulkan %u.%u, %s)\n", d.index, d.name.c_str(), vkctx::deviceTypeName(d.type),
@@ -543,9 +655,13 @@ int main(int argc, char** argv) {
         }
         return 0;
     }
+    checkOptions(o);
+    vksortSetAssertHandler(onInvalidUsage, nullptr);
     vkctx::Context ctx(o.context);
+    checkSubgroupSize(ctx, o);
     VksortSorter sorter = createSorter(ctx, &o);
     if (o.countMax) o.count = vksortGetMaxCount(sorter, o.keyType, o.valueType);
+    if (!o.stress && !o.bench) checkCount(sorter, o);
     o.stressOptions.seed = o.seed;
     int status = o.stress ? runStress(ctx, sorter, o.stressOptions)
                  : o.bench ? runBench(ctx, sorter, o)

@@ -131,15 +131,6 @@ uint32_t SortRig::tileSize() const {
     return p.tileSize;
 }
 
-uint32_t SortRig::fallbackCount(const VksortSortInfo& info, const VksortSortResult& where) {
-    VksortSorterProperties p{};
-    vksortGetSorterProperties(sorter_, &p);
-    if (!indirect_ && info.count <= p.singleDispatchMaxCount) return 0;
-    uint32_t n = 0;
-    ctx_.download(scratch_, where.fallbackCount.offset, &n, sizeof n);
-    return n;
-}
-
 RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* keys, std::vector<uint8_t>* values) {
     uint32_t perRun = vksortTimestampQueryCount(passCountOf(sorter_, info));
     VkQueryPool pool = createQueryPool(perRun);
@@ -153,7 +144,6 @@ RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* key
 
     VksortSortResult where{};
     VKCTX_CHECK(vksortGetSortResult(sorter_, &info, &where));
-    times.fallbacks = fallbackCount(info, where);
     uint32_t kb = vksortKeySize(keyType_), vb = vksortValueSize(valueType_);
     keys->resize(size_t(info.count) * kb);
     ctx_.download(where.inScratch ? scratch_ : keys_, where.keys.offset, keys->data(), keys->size());
@@ -195,13 +185,9 @@ std::vector<RunTimes> SortRig::bench(const VksortSortInfo& info, double warmupSe
     });
     std::vector<RunTimes> times = readTimes(ctx_, pool, repetitions, perRun);
     std::vector<RunTimes> totals = readTimes(ctx_, outer, repetitions, 2);
-    VksortSortResult where{};
-    VKCTX_CHECK(vksortGetSortResult(sorter_, &info, &where));
-    const uint32_t fallbacks = fallbackCount(info, where);
     for (uint32_t r = 0; r < repetitions; ++r) {
         times[r].withQueries = times[r].total;
         times[r].total = totals[r].total;
-        times[r].fallbacks = fallbacks; // of the last sort: the word is rewritten by each
     }
     vkDestroyQueryPool(ctx_.device(), pool, nullptr);
     vkDestroyQueryPool(ctx_.device(), outer, nullptr);

@@ -14,8 +14,10 @@
 struct RunTimes {
     double total = 0;       // ms, from just before to just after the recorded sort
     double withQueries = 0; // ms, the same with vksort's per-dispatch timestamps (bench only)
-    double kinds[2] = {};   // ms in the setup and histogram, and in the reorders (summed over passes)
-    uint32_t fallbacks = 0; // look-back fallbacks of the (last) sort: VksortSortResult::fallbackCount
+    // ms from query 0 to 1 (the tile counts, or the whole sort where it is one dispatch; an
+    // indirect sort's count copy and launch setup too), and from query 1 on (every pass's scan and
+    // reorder, summed)
+    double kinds[2] = {};
 };
 
 using toolutil::Stats;
@@ -36,9 +38,6 @@ public:
 
     // Restores the input, sorts `count` elements once, downloads the result.
     RunTimes sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* keys, std::vector<uint8_t>* values);
-    // The fallback count the last sort left in the scratch buffer; 0 for a direct sort of at most
-    // singleDispatchMaxCount keys, which has no look-back and leaves whatever the word held.
-    uint32_t fallbackCount(const VksortSortInfo& info, const VksortSortResult& where);
     // Keys per workgroup tile of the sorter (VksortSorterProperties::tileSize).
     uint32_t tileSize() const;
 
