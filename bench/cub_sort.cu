@@ -1,7 +1,7 @@
 // cub-bench: the reference point for vksort on NVIDIA GPUs. Times cub::DeviceRadixSort on the
-// same sweep as `sort-test --bench` (counts x key types x value kinds, uniform keys, back-to-back
-// sorts after a warm-up, median of R) and writes the same JSON keys where they apply, so
-// tools/plot-bench.py can put both libraries on one chart.
+// same sweep as `sort-test --bench` (counts x key types x value kinds, the same keys of the same
+// --dist and --seed, back-to-back sorts after a warm-up, median of R) and writes the same JSON
+// keys where they apply, so tools/plot-bench.py can put both libraries on one chart.
 //
 // What is timed: one SortKeys/SortPairs call (or its Descending twin) between two CUDA events on
 // one stream. Before each timed sort the input is restored from a pristine device copy, outside
@@ -44,9 +44,9 @@ void checkCuda(cudaError_t status, const char* call, const char* file, int line)
 
 // ---- Types ----------------------------------------------------------------------------------
 
-// Key and value kinds and their names, the uniform input and the comparison with
-// std::stable_sort are sort-test's own (harness/hostdata), so that one seed gives both tools
-// the same input and their JSON matches key for key.
+// Key and value kinds and their names, the input of every distribution and the comparison with
+// std::stable_sort are sort-test's own (harness/hostdata), so that one --dist and --seed give both
+// tools the same input and their JSON matches key for key.
 using hostdata::isFloat;
 using hostdata::keyBits;
 using hostdata::toString;
@@ -61,6 +61,7 @@ struct Options {
     toolutil::SweepOptions sweep; // counts, keys, values, reps, warmup, verify-max, json: as sort-test's
     bool descending = false;
     uint32_t beginBit = 0, endBit = 0; // endBit 0: all bits of the key type, as in sort-test
+    hostdata::Distribution dist;       // --dist, as sort-test's
     uint64_t seed = 1;
     bool graph = false;
 };
@@ -76,9 +77,11 @@ void usage() {
         "                            0..n-1 written before each sort, untimed)\n"
         "  --order asc|desc          sort order (default asc)\n"
         "  --bits BEGIN:END          sort by key bits [BEGIN, END) only (default: all)\n"
+        "  --dist NAME               key distribution, sort-test's (default uniform):\n"
+        "%s"
         "  --reps R                  timed sorts per point, back to back (default 20, at least %u)\n"
         "  --warmup SECONDS          untimed back-to-back sorts before each point (default 2)\n"
-        "  --seed S                  random seed (default 1; sort-test's seed gives the same keys)\n"
+        "  --seed S                  random seed (default 1; sort-test's seed and --dist give the same keys)\n"
         "  --verify-max N            verify one sort of each point up to N keys against\n"
         "                            std::stable_sort (default 4194304)\n"
         "  --graph                   launch each sort as a CUDA graph (captured once per point)\n"
@@ -87,7 +90,7 @@ void usage() {
         "columns: median, min, max: ms between CUDA events around one sort; Gkeys/s: count / median;\n"
         "  temp MiB: CUB's temporary storage; ok: verified (yes, no, skipped above --verify-max)\n"
         "exit status: 0 every verified point matched, 1 a mismatch or a CUDA failure, 2 bad usage\n",
-        toolutil::kMinReps);
+        hostdata::distributionHelp(28).c_str(), toolutil::kMinReps);
 }
 
 // What each of cub-bench's own options takes (the sweep's are toolutil's), for error messages.
@@ -95,6 +98,7 @@ std::string takes(const std::string& option) {
     if (option == "--device") return "a CUDA device index, 0 to 1024";
     if (option == "--order") return "asc or desc";
     if (option == "--bits") return toolutil::bitsTakes();
+    if (option == "--dist") return hostdata::distributionNames();
     if (option == "--seed") return "a number up to 2^64 - 1";
     return "";
 }
@@ -118,6 +122,7 @@ void parse(int argc, char** argv, Options* o) {
             return Parsed::Ok;
         }
         if (a == "--bits") return validIf(toolutil::parseBits(args.value(), &o->beginBit, &o->endBit, &why), args, why);
+        if (a == "--dist") return validIf(hostdata::parseDistribution(args.value(), &o->dist, &why), args, why);
         if (a == "--seed") return validIf(parseUnsigned(args.value(), UINT64_MAX, &o->seed));
         if (a == "--graph") return toolutil::setFlag(&o->graph);
         return Parsed::NotMine;
@@ -458,20 +463,21 @@ Environment describe(int device) {
 void writeJson(FILE* f, const Environment& env, const std::vector<Point>& points, const Options& o) {
     std::fprintf(f,
                  "{\n  \"library\": \"cub\",\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"runtime\": \"%s\",\n"
-                 "  \"order\": \"%s\",\n  \"distribution\": \"uniform\",\n  \"begin_bit\": %u,\n  \"end_bit\": %u,\n"
+                 "  \"order\": \"%s\",\n  \"distribution\": \"%s\",\n  \"begin_bit\": %u,\n  \"end_bit\": %u,\n"
                  "  \"launch\": \"%s\",\n  \"reps\": %u,\n  \"warmup_s\": %.3f,\n  \"seed\": %llu,\n",
                  jsonEscape(env.device).c_str(), jsonEscape(env.driver).c_str(), jsonEscape(env.runtime).c_str(),
-                 o.descending ? "desc" : "asc", o.beginBit, o.endBit, o.graph ? "graph" : "stream", o.sweep.reps, o.sweep.warmup,
+                 o.descending ? "desc" : "asc", jsonEscape(hostdata::toString(o.dist)).c_str(), o.beginBit, o.endBit, o.graph ? "graph" : "stream", o.sweep.reps, o.sweep.warmup,
                  static_cast<unsigned long long>(o.seed));
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < points.size(); ++i) {
         const Point& p = points[i];
         double rate = double(p.count) / (p.ms.median * 1e-3);
         std::fprintf(f,
-                     "    {\"library\": \"cub\", \"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"median_ms\": %.6f, "
+                     "    {\"library\": \"cub\", \"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"dist\": \"%s\", "
+                     "\"median_ms\": %.6f, "
                      "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"temp_storage_bytes\": %zu, "
                      "\"verified\": \"%s\"}%s\n",
-                     toString(p.key), toString(p.value), p.count, p.ms.median, p.ms.min, p.ms.max, rate, p.tempBytes,
+                     toString(p.key), toString(p.value), p.count, jsonEscape(hostdata::toString(o.dist)).c_str(), p.ms.median, p.ms.min, p.ms.max, rate, p.tempBytes,
                      p.verified.c_str(), i + 1 < points.size() ? "," : "");
     }
     std::fprintf(f, "  ]\n}\n");
@@ -483,7 +489,8 @@ int main(int argc, char** argv) {
     Options o;
     parse(argc, argv, &o);
     std::string why;
-    if (!toolutil::bitsFit(o.beginBit, o.endBit, o.sweep.keyTypes, &why)) {
+    if (!toolutil::bitsFit(o.beginBit, o.endBit, o.sweep.keyTypes, &why) ||
+        !toolutil::distributionFits(o.dist, o.sweep.keyTypes, &why)) {
         std::fprintf(stderr, "cub-bench: %s\n", why.c_str());
         return 2;
     }
@@ -499,10 +506,10 @@ int main(int argc, char** argv) {
     cudaStream_t stream = nullptr;
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
-    std::printf("cub-bench: %s | %s | %s | %s order, uniform keys, %s, %u timed sorts per point after %.1f s "
+    std::printf("cub-bench: %s | %s | %s | %s order, %s keys, %s, %u timed sorts per point after %.1f s "
                 "warm-up, %s launches\n",
                 env.device.c_str(), env.driver.c_str(), env.runtime.c_str(), o.descending ? "desc" : "asc",
-                bitsLabel(o).c_str(), o.sweep.reps, o.sweep.warmup,
+                hostdata::toString(o.dist).c_str(), bitsLabel(o).c_str(), o.sweep.reps, o.sweep.warmup,
                 o.graph ? "graph" : "stream");
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %9s %8s\n", "key", "value", "count", "median", "min", "max", "Gkeys/s",
                 "temp MiB", "ok");
@@ -525,7 +532,7 @@ int main(int argc, char** argv) {
             if (counts.empty()) continue;
             Buffers buffers(key, value, counts.back());
             for (uint32_t count : counts) {
-                hostdata::Data in = hostdata::generate(key, value, count, hostdata::Distribution{}, o.seed);
+                hostdata::Data in = hostdata::generate(key, value, count, o.dist, o.seed);
                 CUDA_CHECK(cudaMemcpy(buffers.pristineKeys, in.keys.data(), in.keys.size(), cudaMemcpyHostToDevice));
                 if (!in.values.empty()) {
                     CUDA_CHECK(cudaMemcpy(buffers.pristineValues, in.values.data(), in.values.size(), cudaMemcpyHostToDevice));

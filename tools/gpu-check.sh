@@ -52,6 +52,11 @@ for s in $steps; do
     step accept-f64 "$build/sort-test" --key f64 --value index --order desc --count 300007
     step accept-u64 "$build/sort-test" --key u64 --value u64 --bits 0:40 --count 500009
     step accept-indirect "$build/sort-test" --indirect --count 16777216 --key f32 --value u32 --order desc
+    # Renderers' keys: depths with indices, tile ids above depths, Morton codes, last frame's order.
+    step accept-depth "$build/sort-test" --dist depth --key f32 --value index --count 4000037
+    step accept-tile-depth "$build/sort-test" --dist tile-depth --key u64 --value u32 --count 10000019
+    step accept-morton "$build/sort-test" --dist morton:63 --key u64 --value index --count 3000017
+    step accept-nearly "$build/sort-test" --dist nearly:5 --key f32 --value u32 --order desc --count 2000003
     ;;
   large)
     step large-u32 "$build/sort-test" --count 268435456 --no-validation
