@@ -85,10 +85,15 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
             return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
                         "the device cannot require a subgroup size in compute shaders");
         }
-        if (!isPowerOfTwo(required) || required < f.minSubgroupSize || required > f.maxSubgroupSize) {
+        if (!isPowerOfTwo(required)) {
             return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
-                        "requiredSubgroupSize " + std::to_string(required) + " is not a power of two in [" +
-                            std::to_string(f.minSubgroupSize) + ", " + std::to_string(f.maxSubgroupSize) + "]");
+                        "requiredSubgroupSize " + std::to_string(required) + " is not a power of two");
+        }
+        if (required < f.minSubgroupSize || required > f.maxSubgroupSize) {
+            return fail(info, VK_ERROR_FEATURE_NOT_PRESENT,
+                        "requiredSubgroupSize " + std::to_string(required) + " is outside the device's range for compute [" +
+                            std::to_string(f.minSubgroupSize) + ", " + std::to_string(f.maxSubgroupSize) +
+                            "] (VkPhysicalDeviceSubgroupSizeControlProperties)");
         }
     }
 

@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The second of vksort's two commands: install what is missing, build with warnings as errors
-# (in build-test/), and run every test with ctest: the CPU unit tests, and the GPU tests on the
-# best Vulkan device present at its default subgroup size and, on lavapipe, at subgroup sizes 4,
-# 16, 32, 64 and 128 too (labels sg4 to sg128; from 32 up lavapipe runs 16-lane subgroups under
-# the size it reports), with and without subgroup size control (tests/CMakeLists.txt says which
-# cases).
+# (in build-test/), and run the fast tier of the tests with ctest: every CPU test, every argument
+# check, each kernel step at subgroup widths 4 to 128, end to end at widths 8 and a reported 32,
+# integration, loaders, examples (tests/CMakeLists.txt says what each tier covers).
 # The Khronos validation layer (with synchronization validation) is on whenever installed.
-#   tools/test.sh            the whole suite
-#   tools/test.sh -L cpu     ctest arguments pass through (here: only the CPU tests)
+#   tools/test.sh            the fast tier (minutes)
+#   tools/test.sh --full     the full tier: everything the fast tier leaves out
+#   tools/test.sh -L cpu     other ctest arguments pass through (here: only the CPU tests)
 # VKSORT_BUILD_DIR and VKSORT_CMAKE_ARGS choose another build (CI's sanitizer run uses them).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${VKSORT_BUILD_DIR:-$root/build-test}
+tier=(-LE full)
+if [ "${1:-}" = --full ]; then
+  tier=(-L full)
+  shift
+fi
+[ $# -gt 0 ] && tier=()
 "$root/tools/deps.sh"
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKSORT_WERROR=ON ${VKSORT_CMAKE_ARGS:-}
 cmake --build "$build"
 jobs=$(nproc)
-ctest --test-dir "$build" --output-on-failure -j "$jobs" --timeout 1500 "$@"
+ctest --test-dir "$build" --output-on-failure -j "$jobs" --timeout 1500 "${tier[@]}" "$@"

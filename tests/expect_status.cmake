@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT
+# cmake -DSTATUS=N -DPATTERN=REGEX -P expect_status.cmake -- PROGRAM ARGS...: fails unless the
+# program exits with status N and its standard error matches REGEX.
+set(command "")
+set(after FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  if(after)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(after TRUE)
+  endif()
+endforeach()
+execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status STREQUAL "${STATUS}")
+  message(FATAL_ERROR "${command}: exit status ${status}, expected ${STATUS}\n${out}${err}")
+endif()
+if(NOT err MATCHES "${PATTERN}")
+  message(FATAL_ERROR "${command}: standard error does not match '${PATTERN}':\n${err}")
+endif()
