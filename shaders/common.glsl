@@ -5,6 +5,7 @@
 //   VKSORT_VALUE_WORDS  0 (keys only), 1 (32-bit values or argsort indices), 2 (64-bit values)
 //   VKSORT_SHUFFLE      1: the device has subgroup shuffles, and full subgroups of 16 lanes or
 //                       more rank their keys in registers (rank.glsl)
+//   VKSORT_SKIP_PASSES  1: passes whose digit every key shares are left out (see below)
 // Nothing here assumes a subgroup size: subgroups may hold 1 to 128 invocations and need not
 // be full, so positions inside a tile come from ballots of the active lanes, never from
 // gl_SubgroupSize or gl_LocalInvocationIndex arithmetic.
@@ -82,6 +83,17 @@ layout(set = 0, binding = kBindingValuesIn, std430) VKSORT_RESTRICT readonly buf
 layout(set = 0, binding = kBindingValuesOut, std430) VKSORT_RESTRICT writeonly buffer ValuesOut { Value valuesOut[]; };
 #endif
 layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint tables[]; };
+// The passes that run (the tables' first kPassWords words; vksort_config.h), read-only.
+layout(set = 0, binding = kBindingPasses, std140) uniform Passes { uvec4 passWords[kPassWords / 4u]; };
+uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
+// The "_skip" variants (VKSORT_SKIP_PASSES 1, for sorters created with
+// VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) decide on the GPU which passes run
+// (vksort_config.h); the others run every pass and compile none of that code.
+#ifndef VKSORT_SKIP_PASSES
+#define VKSORT_SKIP_PASSES 0
+#endif
+const bool SKIP_PASSES = VKSORT_SKIP_PASSES != 0;
+bool skipsPasses() { return SKIP_PASSES; }
 
 // The scan step's shape, from the tuning row (vksort_config.h, vksortScanRangeTiles).
 layout(constant_id = kSpecScanOneRangeMaxTiles) const uint SCAN_ONE_RANGE_MAX_TILES = 3072;
@@ -260,15 +272,20 @@ uvec2 orderedWords(OrderedKey ordered) {
 #endif
 }
 
-// Writes which reorders run and the digit of each (vksort_config.h, "Passes whose digit never
-// varies") for keys whose bits in sort order vary in `bits`, over the bits this sort orders:
-// from pc.shift (a first pass's dispatch) to pc.endBit. One invocation calls it.
-void publishActivePasses(uvec2 bits) {
-    uint running = vksortActivePassCount(bits.x, bits.y, pc.shift, pc.endBit);
-    for (uint r = 0u; r < running; ++r) {
-        tables[kInfoPassShift + r] = vksortActivePassShift(bits.x, bits.y, pc.shift, pc.endBit, r);
+// The passes that run (vksort_config.h, "Passes whose digit never varies") for keys whose bits in
+// sort order vary in `bits`, over the bits this sort orders: from pc.shift (a first pass's
+// dispatch) to pc.endBit. A mask, bit p for pass p.
+uint runningPasses(uvec2 bits) { return vksortRunningPasses(bits.x, bits.y, pc.shift, pc.endBit); }
+
+// Writes them for the later steps: how many reorders run and the digit of each, one word per
+// invocation, every word of the uniform buffer's range (a reorder past the count reads its own
+// word too). Every invocation of the writing workgroup calls it.
+void publishRunningPasses(uint running) {
+    uint count = vksortRunningPassCount(running);
+    for (uint word = gl_LocalInvocationIndex; word < kPassWords; word += gl_WorkGroupSize.x) {
+        if (word < kMaxPasses) tables[kPassShift + word] = word < count ? vksortRunningPassShift(running, pc.shift, word) : pc.shift;
+        else tables[word] = word == kPassCount ? count : 0u;
     }
-    tables[kInfoActivePasses] = running;
 }
 
 // ---- Subgroup and workgroup scans ------------------------------------------------------------

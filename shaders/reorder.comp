@@ -1,7 +1,7 @@
 #version 450
 // One digit pass, after the pass's scan step: move every key (and its value) to its place for
 // this digit. The host records one reorder per pass; reorder r sorts the r-th pass that runs
-// (vksort_config.h: passes whose digit never varies are left out), and returns at once if fewer
+// (vksort_config.h: passes whose digit never varies are left out), and returns early if fewer
 // run.
 //
 // Workgroup i loads tile i, ranks it stably by digit in shared memory (rank.glsl), and reads
@@ -61,7 +61,7 @@ void fetchDigitStarts(uint tile, uint tiles) {
         }
         if (invocation < 2u) s_varying[invocation] = 0u;
         barrier();
-        if (pc.pass == 0u) {
+        if (SKIP_PASSES && pc.pass == 0u) {
             uvec2 bits = uvec2(0u);
             for (uint t = invocation; t < tiles; t += gl_WorkGroupSize.x) {
                 bits |= uvec2(tables[varyingEntry(t)], tables[varyingEntry(t) + 1u]);
@@ -149,43 +149,46 @@ void main() {
     uint tile = flatWorkgroupIndex();
     uint tiles = tileCount();
     if (tile >= tiles) return;
-    // Which pass this reorder sorts, whether it is the last, and the next one's digit: decided by
-    // the first scan step, or below by the first reorder when it scans inline (vksort_config.h).
+    // Which pass this reorder sorts, how many run, and the next one's digit: decided by the first
+    // scan step, or below by the first reorder when it scans inline (vksort_config.h), and read
+    // through the uniform buffer.
+    // Without VKSORT_SKIP_PASSES every recorded pass runs, as the push constants say.
     uint shift = pc.shift;
-    uint running = 0u, nextShift = 0u;
-    bool decided = pc.pass != 0u || !inlineScan();
+    uint running = pc.pass + vksortCeilDiv(pc.endBit - pc.shift, kDigitBits), nextShift = pc.shift + kDigitBits;
+    bool decided = skipsPasses() && (pc.pass != 0u || !inlineScan());
     if (decided) {
-        running = tables[kInfoActivePasses];
+        running = passWord(kPassCount);
         if (pc.pass >= running) return; // every key has the same digit in the passes left
-        if (pc.pass != 0u) shift = tables[kInfoPassShift + pc.pass];
-        if (pc.pass + 1u < running) nextShift = tables[kInfoPassShift + pc.pass + 1u];
+        if (pc.pass != 0u) shift = passWord(kPassShift + pc.pass);
+        nextShift = passWord(kPassShift + min(pc.pass + 1u, kMaxPasses - 1u));
     }
     uint tileBase = tile * TILE_SIZE;
     uint valid = min(TILE_SIZE, elementCount() - tileBase);
     TileLayout place = tileLayout(KEYS_PER_THREAD);
-    DigitMap map = digitMap(shift, pc.endBit);
 
     // The keys' loads first, then the counts' (their latency hides behind the ranking).
     Key keys[KEYS_PER_THREAD];
     loadKeys(keys, tileBase, valid, place);
+    DigitMap map = digitMap(shift, pc.endBit);
     if (EARLY_VALUES) keysToSortOrder(keys, map);
     fetchDigitStarts(tile, tiles);
     if (!EARLY_VALUES) keysToSortOrder(keys, map);
     setDigits(keys, valid, place, map);
     rankTile(false); // (its barriers also publish the shared words written above)
-    if (!decided) {
-        uvec2 bits = uvec2(s_varying[0], s_varying[1]);
-        running = vksortActivePassCount(bits.x, bits.y, pc.shift, pc.endBit);
-        if (running > 1u) nextShift = vksortActivePassShift(bits.x, bits.y, pc.shift, pc.endBit, 1u);
-        if (tile == 0u && gl_LocalInvocationIndex == 0u) publishActivePasses(bits);
+    if (skipsPasses() && !decided) {
+        uint passes = runningPasses(uvec2(s_varying[0], s_varying[1]));
+        running = vksortRunningPassCount(passes);
+        nextShift = vksortRunningPassShift(passes, pc.shift, 1u);
+        if (tile == 0u) publishRunningPasses(passes);
     }
-    bool countNext = pc.pass + 1u < running;
+    // The last pass that runs maps the keys back to the caller's bit patterns and counts nothing.
+    bool last = pc.pass + 1u >= running;
     placeDigits();
     Value values[KEYS_PER_THREAD];
     if (EARLY_VALUES) loadValues(values, tileBase, valid, place);
     exchangeKeys(keys, place, VALUE_WORDS > 0u); // (its barrier publishes placeDigits' words)
-    if (countNext) scatterKeysCountingNext(keys, valid, place, map, digitMap(nextShift, pc.endBit));
-    else scatterKeys(keys, valid, place, map, mapsKeys(map)); // the last pass: the caller's keys
+    if (!last) scatterKeysCountingNext(keys, valid, place, map, digitMap(nextShift, pc.endBit));
+    else scatterKeys(keys, valid, place, map, mapsKeys(map));
     scatterValues(keys, values, tileBase, valid, place, map);
-    if (countNext) publishNextCounts();
+    if (!last) publishNextCounts();
 }

@@ -16,7 +16,7 @@
 // prefix, plus its range's prefix where there are several (reorder.comp).
 //
 // The first pass's scan step also ORs every tile's varying bits (made by the tile counts) and
-// writes which passes run (vksort_config.h); a later pass's step that does not run returns at once.
+// writes which passes run (vksort_config.h).
 
 #include "common.glsl"
 
@@ -178,7 +178,8 @@ void scanRange(uint range, uint tiles) {
     uint invocation = gl_LocalInvocationIndex;
     barrier();
     // The first pass: the range's varying bits go out with its totals.
-    uvec2 rangeBits = pc.pass == 0u ? reduceVarying(begin, end) : uvec2(0u);
+    bool decides = pc.pass == 0u && skipsPasses();
+    uvec2 rangeBits = decides ? reduceVarying(begin, end) : uvec2(0u);
     // The last workgroup to finish (the ticket's last value: nobody waits for anybody) turns the
     // ranges' totals into exclusive prefixes over the ranges and writes the pass's digit totals,
     // so that a reorder reads its tile's start in three words. One invocation publishes the
@@ -189,7 +190,7 @@ void scanRange(uint range, uint tiles) {
     // invocations' too, through barrier().
     if (invocation == 0u) {
         for (uint digit = 0u; digit < kRadix; ++digit) rangeWords[rangeTotalsEntry(range, digit)] = s_carry[digit];
-        if (pc.pass == 0u) {
+        if (decides) {
             rangeWords[rangeVaryingEntry(range)] = rangeBits.x;
             rangeWords[rangeVaryingEntry(range) + 1u] = rangeBits.y;
         }
@@ -202,23 +203,32 @@ void scanRange(uint range, uint tiles) {
     if (s_ticket + 1u != ranges) return;
     memoryBarrierBuffer();
     scanRangeTotals(ranges);
-    if (pc.pass == 0u && invocation == 0u) {
-        uvec2 all = uvec2(0u);
-        for (uint r = 0u; r < ranges; ++r) all |= uvec2(rangeWords[rangeVaryingEntry(r)], rangeWords[rangeVaryingEntry(r) + 1u]);
-        publishActivePasses(all);
+    if (decides) {
+        // The ranges' varying bits, an invocation per range (at most kScanRanges).
+        if (invocation < 2u) s_varying[invocation] = 0u;
+        barrier();
+        uvec2 bits = invocation < ranges ? uvec2(rangeWords[rangeVaryingEntry(invocation)],
+                                                 rangeWords[rangeVaryingEntry(invocation) + 1u])
+                                         : uvec2(0u);
+        bits = subgroupOr(bits);
+        if (subgroupElect()) {
+            if (bits.x != 0u) atomicOr(s_varying[0], bits.x);
+            if (bits.y != 0u) atomicOr(s_varying[1], bits.y);
+        }
+        barrier();
+        publishRunningPasses(runningPasses(uvec2(s_varying[0], s_varying[1])));
     }
 }
 
 void main() {
-    // A pass that does not run (every key has the same digit: vksort_config.h).
-    if (pc.pass != 0u && pc.pass >= tables[kInfoActivePasses]) return;
+    // A pass that does not run (vksort_config.h) still scans its counts table, stale then and read
+    // by nobody: cheaper than a dependent load of the decision before every scan that runs.
     uint tiles = tileCount();
     if (scanRanges(tiles) == 1u) {
         uint total = scanDigit(gl_WorkGroupID.x, 0u, tiles);
         if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, gl_WorkGroupID.x)] = total;
-        if (pc.pass == 0u && gl_WorkGroupID.x == 0u) {
-            uvec2 bits = reduceVarying(0u, tiles);
-            if (gl_LocalInvocationIndex == 0u) publishActivePasses(bits);
+        if (pc.pass == 0u && skipsPasses() && gl_WorkGroupID.x == 0u) {
+            publishRunningPasses(runningPasses(reduceVarying(0u, tiles)));
         }
     } else {
         scanRange(gl_WorkGroupID.x, tiles);

@@ -2,9 +2,9 @@
 // The first step of every multi-tile sort: how many keys of each digit value of the first pass each tile
 // holds (later passes' counts are made by the reorder before them). Writes counts table
 // pc.countTable, and zeroes this tile's entries of pc.zeroCountTable, which the first reorder adds
-// the second pass's counts into. Also writes the tile's varying bits: the OR over its keys of each
-// key XOR the input's first key, in sort order, from which the next step decides which passes run
-// (vksort_config.h).
+// the second pass's counts into. The _skip variant also writes the tile's varying bits: the OR
+// over its keys of each key XOR the input's first key, in sort order, from which the next step
+// decides which passes run (vksort_config.h).
 //
 // Each invocation counts its keys in registers: sixteen 4-bit counters in two words (a shift and an
 // add per key: the step is otherwise bound by the counting, not the reads, for 32-bit keys), moved
@@ -53,7 +53,7 @@ void main() {
 
     if (gl_LocalInvocationIndex < kRadix) s_tileCounts[gl_LocalInvocationIndex] = 0u;
     if (gl_LocalInvocationIndex < 2u) s_varying[gl_LocalInvocationIndex] = 0u;
-    OrderedKey reference = orderedKey(keysIn[0], map);
+    OrderedKey reference = SKIP_PASSES ? orderedKey(keysIn[0], map) : OrderedKey(0u);
     // The first scan step's ticket; each scan step leaves it 0 for the next.
     if (tile == 0u && gl_LocalInvocationIndex == 0u) tables[kInfoScanTicket] = 0u;
 
@@ -69,7 +69,7 @@ void main() {
         [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
             [[unroll]] for (uint k = 0u; k < KEYS_PER_VECTOR; ++k) {
                 OrderedKey ordered = orderedKey(vectorKey(vectors[i], k), map);
-                differs |= ordered ^ reference;
+                if (SKIP_PASSES) differs |= ordered ^ reference;
                 countDigit(digitOf(ordered, map), nibbles);
                 if ((i * KEYS_PER_VECTOR + k) % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
             }
@@ -80,7 +80,7 @@ void main() {
             uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
             if (slot < valid) {
                 OrderedKey ordered = orderedKey(keysIn[tileBase + slot], map);
-                differs |= ordered ^ reference;
+                if (SKIP_PASSES) differs |= ordered ^ reference;
                 countDigit(digitOf(ordered, map), nibbles);
             }
             if (j % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
@@ -91,7 +91,7 @@ void main() {
     // even[w] holds digits 4w and 4w + 2, odd[w] digits 4w + 1 and 4w + 3, in 16-bit fields.
     uvec4 even = subgroupAdd(counters & 0x00FF00FFu);
     uvec4 odd = subgroupAdd((counters >> 8u) & 0x00FF00FFu);
-    uvec2 tileVarying = subgroupOr(orderedWords(differs));
+    uvec2 tileVarying = SKIP_PASSES ? subgroupOr(orderedWords(differs)) : uvec2(0u);
     if (subgroupElect()) {
         if (tileVarying.x != 0u) atomicOr(s_varying[0], tileVarying.x);
         if (tileVarying.y != 0u) atomicOr(s_varying[1], tileVarying.y);
@@ -107,6 +107,6 @@ void main() {
         uint digit = gl_LocalInvocationIndex;
         tables[countEntry(pc.countTable, digit, tile)] = s_tileCounts[digit];
         tables[countEntry(pc.zeroCountTable, digit, tile)] = 0u;
-        if (digit < 2u) tables[varyingEntry(tile) + digit] = s_varying[digit];
+        if (digit < 2u && skipsPasses()) tables[varyingEntry(tile) + digit] = s_varying[digit];
     }
 }

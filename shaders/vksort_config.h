@@ -34,7 +34,11 @@ VKSORT_CONST kBindingKeysOut = 1u;
 VKSORT_CONST kBindingValuesIn = 2u;
 VKSORT_CONST kBindingValuesOut = 3u;
 VKSORT_CONST kBindingTables = 4u;
-VKSORT_CONST kBindingCount = 5u;
+/* The passes that run (the tables' first kPassWords words) again, as a uniform buffer: read
+ * through it, the reorder's digit and branches are uniform to the compilers, as push constants
+ * are (read as a storage buffer they cost 3-7% on the H100 for keys that vary in every digit). */
+VKSORT_CONST kBindingPasses = 5u;
+VKSORT_CONST kBindingCount = 6u;
 
 /* ---- Specialization constants ------------------------------------------------------------ */
 VKSORT_CONST kSpecWorkgroupSize = 0u;  /* local_size_x of every pipeline */
@@ -100,8 +104,8 @@ VKSORT_FUNC bool vksortSingleWorkgroup(VKSORT_U32 count, VKSORT_U32 singleMaxCou
 VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTiles) { return tiles <= inlineScanMaxTiles; }
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
-/* [0, kInfoWords)         info: runtime count, tile count, indirect arguments, the scan's ticket,
- *                         the passes that run
+/* [0, kPassWords)         the passes that run (also bound as a uniform buffer: kBindingPasses)
+ * [kInfoCount, kInfoWords) info: runtime count, tile count, indirect arguments, the scan's ticket
  * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: each pass's scan
  *                         step writes its own row
  * [kRangeTotalsOffset, ...) the ranges, [range * kRadix + digit]: where a scan step has several,
@@ -123,23 +127,25 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  * XOR the first key of the input (the bits in which some key differs from it: two words, a 64-bit
  * key's low word first). The step that next sees every tile (the first scan step, or with an
  * inline scan each first reorder workgroup) ORs the tiles' words, and decides which passes run
- * (vksortActivePassCount, vksortActivePassShift): pass 0 always; every later pass whose digit some key varies in; and,
+ * (vksortRunningPasses): pass 0 always; every later pass whose digit some key varies in; and,
  * where that skips an odd number of passes, one more (a constant digit's pass is the identity of
  * a stable sort), so that the result lands where the full pass count leaves it. Reorder r (the
- * host records one per pass) sorts the digit at kInfoPassShift + r, or returns at once from
- * r = kInfoActivePasses on, with its scan step. */
-VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
-VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) */
-VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
-VKSORT_CONST kInfoInlineScan = 3u;     /* 1: few enough tiles for the reorders to scan inline (indirect) */
-VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for the reorders (a tile each) */
-VKSORT_CONST kInfoSingleArgs = 8u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
-VKSORT_CONST kInfoScanArgs = 12u;      /* VkDispatchIndirectCommand for the scan steps */
-VKSORT_CONST kInfoScanTicket = 15u;    /* the scan step's workgroups that are done (scan.comp) */
-VKSORT_CONST kInfoPassShift = 16u;     /* kMaxPasses words: the lowest key bit of reorder r's digit */
-VKSORT_CONST kInfoActivePasses = 32u;  /* how many reorders run; the others return at once */
-VKSORT_CONST kInfoWords = 36u;
+ * host records one per pass) sorts the digit at kPassShift + r, or from r = kPassCount
+ * on returns once its keys' loads are issued; the scan step of such a pass scans stale counts
+ * that nobody reads. */
 VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
+VKSORT_CONST kPassShift = 0u;          /* kMaxPasses words: the lowest key bit of reorder r's digit */
+VKSORT_CONST kPassCount = 16u;         /* how many reorders run; the others return early */
+VKSORT_CONST kPassWords = 20u;         /* what the uniform buffer binds (kBindingPasses): 5 uvec4 */
+VKSORT_CONST kInfoCount = 32u;         /* the clamped element count (indirect sorts) */
+VKSORT_CONST kInfoNumTiles = 33u;      /* tiles for that count (indirect sorts) */
+VKSORT_CONST kInfoRequested = 34u;     /* the caller's count, copied from their buffer */
+VKSORT_CONST kInfoInlineScan = 35u;    /* 1: few enough tiles for the reorders to scan inline (indirect) */
+VKSORT_CONST kInfoTileArgs = 36u;      /* VkDispatchIndirectCommand for the reorders (a tile each) */
+VKSORT_CONST kInfoSingleArgs = 40u;    /* VkDispatchIndirectCommand for the single-workgroup sort */
+VKSORT_CONST kInfoScanArgs = 44u;      /* VkDispatchIndirectCommand for the scan steps */
+VKSORT_CONST kInfoScanTicket = 47u;    /* the scan step's workgroups that are done (scan.comp) */
+VKSORT_CONST kInfoWords = 48u;
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kScanRanges = 64u;        /* the most ranges a scan step splits the tiles into */
 VKSORT_CONST kRangeTotalsOffset = kTotalsOffset + kMaxPasses * kRadix;
@@ -158,32 +164,34 @@ VKSORT_FUNC bool vksortDigitVaries(VKSORT_U32 lo, VKSORT_U32 hi, VKSORT_U32 shif
     if (shift < 32u && shift + kDigitBits > 32u) bits |= hi << (32u - shift); /* a digit across the words */
     return (bits & ((1u << width) - 1u)) != 0u;
 }
-/* How many passes run over bits [beginBit, endBit): pass 0, every later pass whose digit varies,
- * and one more where that would skip an odd number of passes. */
-VKSORT_FUNC VKSORT_U32 vksortActivePassCount(VKSORT_U32 lo, VKSORT_U32 hi, VKSORT_U32 beginBit, VKSORT_U32 endBit) {
+#ifdef GL_core_profile
+#define VKSORT_BIT_COUNT(x) uint(bitCount(x))
+#define VKSORT_LOWEST_BIT(x) uint(findLSB(x))
+#else
+constexpr uint32_t vksortBitCount(uint32_t x) { return x == 0u ? 0u : (x & 1u) + vksortBitCount(x >> 1); }
+constexpr uint32_t vksortLowestBit(uint32_t x) { return x == 0u ? 0xFFFFFFFFu : (x & 1u) != 0u ? 0u : 1u + vksortLowestBit(x >> 1); }
+#define VKSORT_BIT_COUNT(x) vksortBitCount(x)
+#define VKSORT_LOWEST_BIT(x) vksortLowestBit(x)
+#endif
+/* The passes that run over bits [beginBit, endBit), as a mask (bit p: pass p): pass 0, every later
+ * pass whose digit varies, and where that leaves an odd number skipped the lowest skipped one too
+ * (a digit every key shares: its pass keeps every key in place). */
+VKSORT_FUNC VKSORT_U32 vksortRunningPasses(VKSORT_U32 lo, VKSORT_U32 hi, VKSORT_U32 beginBit, VKSORT_U32 endBit) {
     VKSORT_U32 passes = vksortCeilDiv(endBit - beginBit, kDigitBits);
+    VKSORT_U32 all = passes >= 32u ? 0xFFFFFFFFu : (1u << passes) - 1u;
     VKSORT_U32 running = 1u;
-    for (VKSORT_U32 p = 1u; p < passes; ++p) running += vksortDigitVaries(lo, hi, beginBit + p * kDigitBits, endBit) ? 1u : 0u;
-    return running + (passes - running) % 2u;
-}
-/* The lowest key bit of the digit that reorder r sorts (r < vksortActivePassCount): the r-th pass
- * that runs, in order; the extra pass for an even count of skipped ones sorts the lowest digit
- * skipped, which leaves every key in place. */
-VKSORT_FUNC VKSORT_U32 vksortActivePassShift(VKSORT_U32 lo, VKSORT_U32 hi, VKSORT_U32 beginBit, VKSORT_U32 endBit,
-                                             VKSORT_U32 r) {
-    VKSORT_U32 passes = vksortCeilDiv(endBit - beginBit, kDigitBits);
-    VKSORT_U32 seen = 0u;
-    VKSORT_U32 skipped = beginBit;
-    for (VKSORT_U32 p = 0u; p < passes; ++p) {
-        VKSORT_U32 shift = beginBit + p * kDigitBits;
-        if (p == 0u || vksortDigitVaries(lo, hi, shift, endBit)) {
-            if (seen == r) return shift;
-            ++seen;
-        } else if (skipped == beginBit) {
-            skipped = shift;
-        }
+    for (VKSORT_U32 p = 1u; p < passes; ++p) {
+        running |= vksortDigitVaries(lo, hi, beginBit + p * kDigitBits, endBit) ? 1u << p : 0u;
     }
-    return skipped;
+    if ((passes - VKSORT_BIT_COUNT(running)) % 2u != 0u) running |= 1u << VKSORT_LOWEST_BIT(all & ~running);
+    return running;
+}
+/* How many reorders run, and the lowest key bit of the digit reorder r sorts (r below that count):
+ * the passes of vksortRunningPasses in order. */
+VKSORT_FUNC VKSORT_U32 vksortRunningPassCount(VKSORT_U32 running) { return VKSORT_BIT_COUNT(running); }
+VKSORT_FUNC VKSORT_U32 vksortRunningPassShift(VKSORT_U32 running, VKSORT_U32 beginBit, VKSORT_U32 r) {
+    for (VKSORT_U32 i = 0u; i < r; ++i) running &= running - 1u;
+    return beginBit + VKSORT_LOWEST_BIT(running) * kDigitBits;
 }
 
 /* ---- Reorder ------------------------------------------------------------------------------- */
@@ -219,9 +227,9 @@ static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kRangeTotalsOffset % 4u == 0u && kTileTablesOffset % 4u == 0u, "counts rows are read as 16-byte vectors (scan.comp, reorder.comp)");
 static_assert(kInfoWords % 4u == 0u, "the totals and ranges stay 16-byte aligned");
-static_assert(kInfoScanTicket < kInfoPassShift && kInfoPassShift + kMaxPasses <= kInfoActivePasses &&
-                  kInfoActivePasses < kInfoWords, "the passes that run fit the info");
-static_assert(kInfoTileArgs + 3u <= kInfoSingleArgs && kInfoSingleArgs + 3u <= kInfoScanArgs &&
+static_assert(kPassShift + kMaxPasses <= kPassCount && kPassCount < kPassWords && kPassWords % 4u == 0u &&
+                  kPassWords <= kInfoCount, "the passes that run come first, in whole uvec4s");
+static_assert(kInfoCount % 4u == 0u && kInfoTileArgs % 4u == 0u && kInfoTileArgs + 3u <= kInfoSingleArgs && kInfoSingleArgs + 3u <= kInfoScanArgs &&
                   kInfoScanArgs + 3u <= kInfoScanTicket && kInfoScanTicket < kInfoWords, "info fits");
 } /* namespace vksort */
 #endif

@@ -8,13 +8,14 @@
  * Columns: the enum name; the shader, shaders/<source>.comp, which also starts its variants'
  * names; 1 if it has a variant per key width (_k1, _k2: VKSORT_KEY_WORDS); 1 if it has one per
  * value width (_v0, _v1, _v2: VKSORT_VALUE_WORDS); 1 if it has a _shuffle twin for devices with
- * subgroup shuffles (VKSORT_SHUFFLE=1); the tile it is specialized with (0: the main tile, 1: the
- * single-workgroup sort's, 2: the scan's wide workgroup); the C++ function (src/plan.hpp) that
- * gives the shared memory it declares for that tile, in bytes.
+ * subgroup shuffles (VKSORT_SHUFFLE=1); 1 if it has a _skip twin for sorters that leave out the
+ * passes whose digit every key shares (VKSORT_SKIP_PASSES=1); the tile it is specialized with (0:
+ * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup); the C++ function
+ * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * Rows are in the order pipelines are created and listed. One row per line, nothing else on it:
  * CMake reads these lines with a regular expression. */
-VKSORT_KERNEL(Setup, setup, 0, 0, 0, 0, noSharedMemoryBytes)
-VKSORT_KERNEL(TileCounts, tile_counts, 1, 0, 0, 0, tileCountsSharedMemoryBytes)
-VKSORT_KERNEL(Scan, scan, 0, 0, 0, 2, scanSharedMemoryBytes)
-VKSORT_KERNEL(Reorder, reorder, 1, 1, 0, 0, reorderSharedMemoryBytes)
-VKSORT_KERNEL(Single, single, 1, 1, 1, 1, singleSharedMemoryBytes)
+VKSORT_KERNEL(Setup, setup, 0, 0, 0, 0, 0, noSharedMemoryBytes)
+VKSORT_KERNEL(TileCounts, tile_counts, 1, 0, 0, 1, 0, tileCountsSharedMemoryBytes)
+VKSORT_KERNEL(Scan, scan, 0, 0, 0, 1, 2, scanSharedMemoryBytes)
+VKSORT_KERNEL(Reorder, reorder, 1, 1, 0, 1, 0, reorderSharedMemoryBytes)
+VKSORT_KERNEL(Single, single, 1, 1, 1, 0, 1, singleSharedMemoryBytes)

@@ -75,11 +75,12 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
                                    scratchAlignment(*sorter));
 
     const Functions& fn = sorter->fn;
-    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetCount * kBindingCount};
+    const VkDescriptorPoolSize poolSizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetCount * (kBindingCount - 1)},
+                                              {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetCount}};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = kSetCount;
-    poolInfo.poolSizeCount = 1;
-    poolInfo.pPoolSizes = &poolSize;
+    poolInfo.poolSizeCount = 2;
+    poolInfo.pPoolSizes = poolSizes;
     result = fn.vkCreateDescriptorPool(sorter->device, &poolInfo, sorter->allocator(), &bindings->pool);
     if (result != VK_SUCCESS) {
         delete bindings;
@@ -104,6 +105,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     const VkDescriptorBufferInfo callerValues{bindings->values.buffer, bindings->values.offset, bindings->values.size};
     const VkDescriptorBufferInfo scratchValues{s.buffer, s.offset + l.valuesOffset, l.valuesBytes};
     const VkDescriptorBufferInfo tables{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
+    const VkDescriptorBufferInfo passes{s.buffer, s.offset + l.tablesOffset, kPassWords * 4u};
 
     VkWriteDescriptorSet writes[kSetCount * kBindingCount];
     uint32_t writeCount = 0;
@@ -113,7 +115,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
         w.dstSet = set;
         w.dstBinding = binding;
         w.descriptorCount = 1;
-        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.descriptorType = binding == kBindingPasses ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         w.pBufferInfo = buffer;
     };
     struct Direction {
@@ -132,6 +134,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
             write(bindings->sets[set], kBindingValuesOut, directions[set].valuesOut);
         }
         write(bindings->sets[set], kBindingTables, &tables);
+        write(bindings->sets[set], kBindingPasses, &passes);
     }
     fn.vkUpdateDescriptorSets(sorter->device, writeCount, writes, 0, nullptr);
     ++sorter->liveBindings;

@@ -92,6 +92,7 @@ VkResult queryDevice(const Functions& fn, VkPhysicalDevice physicalDevice, uint3
     for (int i = 0; i < 3; ++i) f.maxWorkgroupCount[i] = limits.maxComputeWorkGroupCount[i];
     f.maxStorageBufferRange = limits.maxStorageBufferRange;
     f.minStorageBufferOffsetAlignment = limits.minStorageBufferOffsetAlignment;
+    f.minUniformBufferOffsetAlignment = limits.minUniformBufferOffsetAlignment;
     f.maxComputeWorkgroupSubgroups = out.maxComputeWorkgroupSubgroups;
     *info = out;
     return VK_SUCCESS;

@@ -12,7 +12,7 @@
 namespace vksort {
 
 enum class Kernel : uint32_t {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, tile, sharedMemory) id,
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, skipTwin, tile, sharedMemory) id,
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
@@ -25,13 +25,14 @@ struct KernelInfo {
     bool perKeyWidth;    // a variant per key width: _k1, _k2
     bool perValueWidth;  // a variant per value width: _v0, _v1, _v2
     bool shuffleTwin;    // a _shuffle twin, used on devices with subgroup shuffles
+    bool skipTwin;       // a _skip twin, used by sorters that skip passes whose digit never varies
     KernelTile tile;
     uint32_t (*sharedMemoryBytes)(const TileConfig&); // what it declares for its tile (src/plan.hpp)
 };
 
 inline constexpr KernelInfo kKernels[] = {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, tile, sharedMemory) \
-    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, KernelTile(tile), sharedMemory},
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, skipTwin, tile, sharedMemory) \
+    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, skipTwin != 0, KernelTile(tile), sharedMemory},
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
@@ -40,14 +41,15 @@ constexpr uint32_t kKernelCount = sizeof(kKernels) / sizeof(kKernels[0]);
 inline const KernelInfo& kernelInfo(Kernel kernel) { return kKernels[uint32_t(kernel)]; }
 
 // The SPIR-V variant of a kernel for a key width index (0: 32-bit, 1: 64-bit) and a value width
-// index (0 none, 1: 32-bit, 2: 64-bit): "<source>[_k<words>][_v<words>][_shuffle]"; the indices a
-// kernel does not vary by are ignored.
-inline std::string variantName(Kernel kernel, uint32_t keyWidth, uint32_t valueWidth, bool shuffle) {
+// index (0 none, 1: 32-bit, 2: 64-bit): "<source>[_k<words>][_v<words>][_shuffle][_skip]"; the
+// indices and twins a kernel does not vary by are ignored.
+inline std::string variantName(Kernel kernel, uint32_t keyWidth, uint32_t valueWidth, bool shuffle, bool skip = false) {
     const KernelInfo& k = kernelInfo(kernel);
     std::string name = k.source;
     if (k.perKeyWidth) name += "_k" + std::to_string(keyWidth + 1);
     if (k.perValueWidth) name += "_v" + std::to_string(valueWidth);
     if (k.shuffleTwin && shuffle) name += "_shuffle";
+    if (k.skipTwin && skip) name += "_skip";
     return name;
 }
 

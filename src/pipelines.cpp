@@ -78,7 +78,8 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     Pipelines p;
     VkDescriptorSetLayoutBinding bindings[kBindingCount];
     for (uint32_t i = 0; i < kBindingCount; ++i) {
-        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        const VkDescriptorType type = i == kBindingPasses ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i] = {i, type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     setInfo.bindingCount = kBindingCount;
@@ -111,7 +112,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                                                                      : options.tile;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1) && result == VK_SUCCESS; ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;
-                const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle);
+                const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle, options.skipPasses);
                 const SpirvBlob* blob = findSpirv(name.c_str());
                 if (blob == nullptr) {
                     *failure = "embedded SPIR-V " + name + " is missing";

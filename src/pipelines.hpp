@@ -36,6 +36,7 @@ struct PipelineOptions {
     TileConfig scanTile;   // the scan step (its workgroup size; keys per thread unused)
     ScanConfig scan;       // the scan step's shape, a specialization of every kernel that scans
     bool subgroupShuffle = false;      // the device has subgroup shuffles: kernels with a twin use it
+    bool skipPasses = false;           // VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT: the _skip twins
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
     // The key and value widths the sorter serves; pipelines of the others are not created.
     bool keyWidths[kKeyWidths] = {true, true};

@@ -22,6 +22,7 @@ struct DeviceFacts {
     uint32_t maxWorkgroupCount[3] = {0, 0, 0};
     uint64_t maxStorageBufferRange = 0;
     uint64_t minStorageBufferOffsetAlignment = 0;
+    uint64_t minUniformBufferOffsetAlignment = 0;
     uint32_t maxComputeWorkgroupSubgroups = 0; // 0: unknown (no subgroup size control)
     bool subgroupShuffle = false;              // VK_SUBGROUP_FEATURE_SHUFFLE_BIT in compute
 };

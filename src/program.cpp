@@ -65,7 +65,7 @@ struct Builder {
     // The first pass's counts per tile; then per pass a scan of them (none when tiles are few:
     // each reorder sums them itself) and a reorder, which also counts the next pass's digits.
     // Which passes run, and so which digit each reorder sorts, is decided on the GPU from the keys
-    // (shaders/vksort_config.h): the steps of passes that do not run return at once.
+    // (shaders/vksort_config.h): the reorders of passes that do not run return early.
     void buildPasses(uint32_t indexFlag) {
         const uint32_t passCount = in.passes.passCount;
         const uint32_t tiles = ceilDiv(in.count, in.tile.tileSize()); // (direct sorts only)

@@ -58,6 +58,9 @@ struct ProgramInput {
     uint32_t count = 0;          // ignored when indirect
     bool indirect = false;       // the count comes from the caller's buffer at execution time
     ScanConfig scan;             // which tile counts need a scan step, and its shape
+    // The sorter's _skip kernels decide on the GPU which passes run (shaders/vksort_config.h);
+    // otherwise every pass runs.
+    bool skipPasses = false;
 };
 
 struct Program {

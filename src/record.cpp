@@ -19,7 +19,8 @@ void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind) {
     VkPipelineStageFlags srcStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
     VkPipelineStageFlags dstStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
     barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    // (The tables' first words are also read as a uniform buffer: kBindingPasses.)
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT;
     if (kind == Barrier::TransferToCompute) {
         srcStages = VK_PIPELINE_STAGE_TRANSFER_BIT;
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -86,6 +87,7 @@ ProgramInput programInput(const VksortSorter_T& sorter, const VksortBindings_T& 
     in.count = count;
     in.indirect = indirect;
     in.scan = sorter.scan;
+    in.skipPasses = sorter.skipPasses;
     return in;
 }
 

@@ -10,7 +10,9 @@
 namespace vksort {
 
 uint64_t scratchAlignment(const VksortSorter_T& sorter) {
-    return alignUp(sorter.deviceInfo.facts.minStorageBufferOffsetAlignment, kVectorAlignment);
+    // The tables' first words are also bound as a uniform buffer (kBindingPasses).
+    const DeviceFacts& f = sorter.deviceInfo.facts;
+    return alignUp(std::max(f.minStorageBufferOffsetAlignment, f.minUniformBufferOffsetAlignment), kVectorAlignment);
 }
 
 bool validKeyType(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT32 && type <= VKSORT_KEY_TYPE_FLOAT64; }
@@ -50,7 +52,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
                    "instance, physicalDevice and device must not be VK_NULL_HANDLE");
     VKSORT_REQUIRE(info.pfnGetInstanceProcAddr != nullptr, "pfnGetInstanceProcAddr must not be NULL");
     VKSORT_REQUIRE((info.flags & ~VkFlags(VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT |
-                                          VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT)) == 0,
+                                          VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT |
+                                          VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT)) == 0,
                    "flags holds unknown bits");
     VKSORT_REQUIRE((info.keyTypes & ~kAllKeyTypes) == 0, "keyTypes holds bits of no VksortKeyType");
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
@@ -111,6 +114,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     options.scanTile = chooseScanTileConfig(device.facts, tile, control);
     options.scan = chooseScanConfig(device.facts);
     options.subgroupShuffle = device.facts.subgroupShuffle;
+    options.skipPasses = (info.flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0;
     options.requiredSubgroupSize = required;
     const uint32_t keyTypes = info.keyTypes != 0 ? info.keyTypes : kAllKeyTypes;
     const uint32_t valueTypes = info.valueTypes != 0 ? info.valueTypes : kAllValueTypes;
@@ -136,6 +140,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     sorter->tile = tile;
     for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
     sorter->scan = options.scan;
+    sorter->skipPasses = options.skipPasses;
     sorter->subgroupSize = required != 0 ? required : device.facts.subgroupSize;
     sorter->keyTypes = keyTypes;
     sorter->valueTypes = valueTypes;
@@ -206,8 +211,8 @@ VkResult vksort::memoryRequirements(const VksortSorter_T& sorter, const VksortMe
     if (vb != 0) r.values = {uint64_t(info.maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     ScratchLayout layout = planScratch(sorter.tile, info.maxCount, kb, vb, scratchAlignment(sorter));
     r.scratch = {layout.totalBytes, scratchAlignment(sorter),
-                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
-                     VK_BUFFER_USAGE_TRANSFER_DST_BIT};
+                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                     VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT};
     *requirements = r;
     return VK_SUCCESS;
 }

@@ -195,8 +195,8 @@ vkctx::Context& context() {
 }
 
 bool SorterOptions::operator<(const SorterOptions& o) const {
-    return std::tie(workgroupSize, keysPerThread, requiredSubgroupSize, spy) <
-           std::tie(o.workgroupSize, o.keysPerThread, o.requiredSubgroupSize, o.spy);
+    return std::tie(workgroupSize, keysPerThread, requiredSubgroupSize, spy, skipPasses) <
+           std::tie(o.workgroupSize, o.keysPerThread, o.requiredSubgroupSize, o.spy, o.skipPasses);
 }
 
 const std::vector<SorterOptions> kTileShapes = {SorterOptions{16, 16}, SorterOptions{64, 5}, SorterOptions{32, 6},
@@ -208,6 +208,7 @@ VksortSorterCreateInfo sorterCreateInfo(vkctx::Context& ctx, const SorterOptions
     info.workgroupSize = options.workgroupSize;
     info.keysPerThread = options.keysPerThread;
     info.requiredSubgroupSize = options.requiredSubgroupSize;
+    if (options.skipPasses) info.flags |= VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT;
     return info;
 }
 
@@ -416,6 +417,7 @@ std::string Case::describe() const {
     if (sorter.workgroupSize != 0) s += " --workgroup-size " + std::to_string(sorter.workgroupSize);
     if (sorter.keysPerThread != 0) s += " --keys-per-thread " + std::to_string(sorter.keysPerThread);
     if (sorter.requiredSubgroupSize != 0) s += " --subgroup-size " + std::to_string(sorter.requiredSubgroupSize);
+    if (sorter.skipPasses) s += " --skip-constant-digits";
     std::string inexpressible;
     if (maxCount > count) inexpressible += " bindings for " + std::to_string(maxCount) + " elements;";
     if (offsetUnits != 1) {

@@ -33,10 +33,12 @@ struct SorterOptions {
     uint32_t requiredSubgroupSize = 0;
     // Hand vksort the command spy's vkGetDeviceProcAddr (see commandLog()).
     bool spy = false;
+    // VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT.
+    bool skipPasses = false;
 
     bool operator<(const SorterOptions& o) const;
     bool isDefault() const {
-        return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy;
+        return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy && !skipPasses;
     }
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Passes whose digit never varies (shaders/vksort_config.h): keys whose bits in sort order are the
-// same in some digits skip those passes, decided on the GPU, and every sort still equals
-// std::stable_sort, with the result where vksortGetSortResult says. Keys are uniform in the bits a
+// Passes whose digit never varies (shaders/vksort_config.h): with
+// VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, keys whose bits in sort order are the same in some
+// digits skip those passes, decided on the GPU, and every sort still equals std::stable_sort, with
+// the result where vksortGetSortResult says; a sorter without the flag sorts the same keys too. Keys are uniform in the bits a
 // mask lets vary and a fixed pattern elsewhere: constant digits at the top, in the middle, at the
 // bottom, all keys equal, and odd and even numbers of skipped passes (an odd number runs one
 // extra pass so that the result lands where the full pass count leaves it).
@@ -52,9 +53,15 @@ const Pattern kPatterns64[] = {
     {"all keys equal: 15 skipped, one extra pass", 0},
 };
 
-// The default sorter, and small tiles, so that a few hundred thousand keys make thousands of
-// tiles: the scan step in ranges decides, not only the inline scan.
-const vktest::SorterOptions kSorters[] = {vktest::SorterOptions{}, vktest::SorterOptions{16, 4}};
+// Skipping sorters: the default tiles, and small tiles, so that a few hundred thousand keys make
+// thousands of tiles: the scan step in ranges decides, not only the inline scan. Then a sorter
+// that runs every pass, on the same keys.
+vktest::SorterOptions skipping(uint32_t workgroupSize, uint32_t keysPerThread) {
+    vktest::SorterOptions options{workgroupSize, keysPerThread};
+    options.skipPasses = true;
+    return options;
+}
+const vktest::SorterOptions kSorters[] = {skipping(0, 0), skipping(16, 4), vktest::SorterOptions{}};
 
 void check(const Case& c, uint64_t vary, uint64_t fixed) {
     const hostdata::Data input = maskedKeys(c.key, c.value, c.count, vary, fixed, c.seed);
@@ -125,6 +132,7 @@ TEST_CASE("constant digits inside a bit range: only the range's digits count", "
     for (const Ranged& r : cases) {
         for (uint32_t count : {3000u, 100003u}) {
             Case c;
+            c.sorter = skipping(0, 0);
             c.key = r.key;
             c.value = VKSORT_VALUE_TYPE_INDEX;
             c.beginBit = r.begin;
@@ -142,7 +150,7 @@ TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") 
     // vksortCmdSortIndirect: the same decision, with the inline scan or the scan step chosen on
     // the GPU too; counts in both, and one past the single-workgroup limit.
     vkctx::Context& ctx = vktest::context();
-    for (const vktest::SorterOptions& options : kSorters) {
+    for (const vktest::SorterOptions& options : {skipping(0, 0), skipping(16, 4)}) {
         VksortSorter sorter = vktest::sorter(options);
         const VksortSorterProperties p = vktest::properties(sorter);
         const uint32_t capacity = options.workgroupSize != 0 ? 4000 * p.tileSize : 300 * p.tileSize;
@@ -176,9 +184,10 @@ TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") 
                     // The passes that ran: thousands of uniform keys vary in every bit of the mask.
                     uint32_t running = 0;
                     const uint8_t* tables = rig.scratch() + rig.bindings()->layout.tablesOffset;
-                    std::memcpy(&running, tables + vksort::kInfoActivePasses * 4, 4);
+                    std::memcpy(&running, tables + vksort::kPassCount * 4, 4);
                     const uint32_t keyBits = hostdata::keyBits(key);
-                    CHECK(running == vksort::vksortActivePassCount(uint32_t(vary), uint32_t(vary >> 32), 0, keyBits));
+                    CHECK(running == vksort::vksortRunningPassCount(
+                                         vksort::vksortRunningPasses(uint32_t(vary), uint32_t(vary >> 32), 0, keyBits)));
                     CHECK(running < keyBits / 4);
                 }
             }

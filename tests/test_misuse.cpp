@@ -85,7 +85,7 @@ TEST_CASE("sorter creation: null pointers, pNext, null handles, unknown flags", 
     info.pfnGetInstanceProcAddr = nullptr;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "pfnGetInstanceProcAddr");
     info = good;
-    info.flags = 0x4; // the first bit past VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT
+    info.flags = 0x8; // the first bit past VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
     info.flags = VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
@@ -574,7 +574,7 @@ TEST_CASE("bindings: null pointers, pNext, capacity, enums, buffers, sizes, alig
 
     // Overlaps inside one buffer: every pair of ranges, by one alignment unit.
     vkctx::Buffer shared = vktest::context().createBuffer(f.r.keys.size + f.r.values.size + f.r.scratch.size + 4096,
-                                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+                                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, false);
     const VkDeviceSize a = f.r.scratch.alignment; // the largest of the three here
     const VkDeviceSize valuesAt = toolutil::alignUp(f.r.keys.size, a);
     const VkDeviceSize scratchAt = toolutil::alignUp(valuesAt + f.r.values.size, a);

@@ -190,9 +190,12 @@ std::vector<uint64_t> tileVarying(const hostdata::Data& input, VksortOrder order
 // [begin, end) (vksort_config.h's rule, checked against a model in test_plan.cpp).
 void expectPassesThatRun(uint32_t* w, uint64_t bits, uint32_t begin, uint32_t end) {
     const uint32_t lo = uint32_t(bits), hi = uint32_t(bits >> 32);
-    const uint32_t running = vksort::vksortActivePassCount(lo, hi, begin, end);
-    for (uint32_t r = 0; r < running; ++r) w[vksort::kInfoPassShift + r] = vksort::vksortActivePassShift(lo, hi, begin, end, r);
-    w[vksort::kInfoActivePasses] = running;
+    const uint32_t running = vksort::vksortRunningPasses(lo, hi, begin, end);
+    const uint32_t count = vksort::vksortRunningPassCount(running);
+    for (uint32_t r = 0; r < vksort::kMaxPasses; ++r) {
+        w[vksort::kPassShift + r] = r < count ? vksort::vksortRunningPassShift(running, begin, r) : begin;
+    }
+    for (uint32_t word = vksort::kMaxPasses; word < vksort::kPassWords; ++word) w[word] = word == vksort::kPassCount ? count : 0;
 }
 
 void fillTables(PassRig::Ranges& r, const PassRig& rig, uint32_t value) {
@@ -351,8 +354,10 @@ uint32_t* expectTileCounts(const PassRig& rig, const vksort::VksortPushConstants
     uint32_t* w = want->tables(rig.layout());
     w[vksort::kInfoScanTicket] = 0;
     for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-        w[rig.varyingWord(tileIndex)] = uint32_t(varying[tileIndex]);
-        w[rig.varyingWord(tileIndex) + 1] = uint32_t(varying[tileIndex] >> 32);
+        if (rig.sorter->skipPasses) { // (only the _skip variant finds the varying bits)
+            w[rig.varyingWord(tileIndex)] = uint32_t(varying[tileIndex]);
+            w[rig.varyingWord(tileIndex) + 1] = uint32_t(varying[tileIndex] >> 32);
+        }
         for (uint32_t digit = 0; digit < kRadix; ++digit) {
             w[rig.countWord(c.countTable, tileIndex, digit)] = counts[digit][tileIndex];
             w[rig.countWord(c.zeroCountTable, tileIndex, digit)] = 0;
@@ -372,7 +377,11 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
     // of 64 keys give more tiles than the sorter's inline limit, so the program has a scan step: one
     // range (a workgroup per digit), and past the row's one-range limit several ranges, the last
     // one short (a workgroup per range, the last to finish scanning the ranges).
+  // A sorter that runs every pass, and one that skips constant digits (its _skip variants also
+  // find the varying bits and decide which passes run).
+  for (bool skip : {false, true}) {
     vktest::SorterOptions options{16, 4};
+    options.skipPasses = skip;
     VksortSorter s = vktest::sorter(options);
     const uint32_t tile = s->tile.tileSize();
     uint32_t n = 0;
@@ -393,7 +402,7 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
         }
         for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
             for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
-                if (count == sizes[2] && (key != VKSORT_KEY_TYPE_UINT32 || order != VKSORT_ORDER_ASCENDING)) continue;
+                if (count == sizes[2] && (skip || key != VKSORT_KEY_TYPE_UINT32 || order != VKSORT_ORDER_ASCENDING)) continue;
                 ++n;
                 INFO("tile " << tile << ", key " << hostdata::toString(key)
                              << (order == VKSORT_ORDER_ASCENDING ? ", asc" : ", desc") << ", count " << count << " ("
@@ -418,10 +427,14 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
                 uint32_t* w = expectTileCounts(rig, c, counts, varying, numTiles, &want);
                 rig.check(want);
 
-                // The first pass's scan step also decides which passes run: from every tile's
-                // varying bits, through each range's where there are several.
+                // A skipping sorter's first scan step also decides which passes run: from every
+                // tile's varying bits, through each range's where there are several.
                 runSteps(rig, {&scan});
                 scanModel(rig, counts, numTiles, c.countTable, scan.pass, w);
+                if (!s->skipPasses) {
+                    rig.check(want);
+                    continue;
+                }
                 uint64_t all = 0;
                 const uint32_t rangeTiles = vksort::vksortScanRangeTiles(numTiles, shape.oneRangeMaxTiles, shape.rangeMinTiles);
                 for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) all |= varying[tileIndex];
@@ -436,6 +449,7 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
             }
         }
     }
+  }
     vktest::requireCleanValidation();
 }
 
@@ -543,7 +557,9 @@ TEST_CASE("reorder steps alone: stable partition, next pass's counts per destina
         {VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 4, 18},
         {VKSORT_KEY_TYPE_INT64, VKSORT_VALUE_TYPE_UINT64, VKSORT_ORDER_ASCENDING, 24, 40},
     };
+  for (bool skip : {false, true}) {
     vktest::SorterOptions options{16, 4};
+    options.skipPasses = skip;
     VksortSorter s = vktest::sorter(options);
     const uint32_t tile = s->tile.tileSize();
     uint32_t n = 0;
@@ -554,6 +570,7 @@ TEST_CASE("reorder steps alone: stable partition, next pass's counts per destina
             for (uint32_t p = 0; p < passes; ++p, ++n) checkReorder(s, v, count, p, 2000 + n);
         }
     }
+  }
     vktest::requireCleanValidation();
 }
 

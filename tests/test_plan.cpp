@@ -290,7 +290,7 @@ TEST_CASE("scan step: one workgroup per digit up to a few thousand tiles, then u
     }
 }
 
-TEST_CASE("passes that run: the first, every later one whose digit varies, one more for an odd count skipped",
+TEST_CASE("passes that run: the first, every later one whose digit varies, the lowest skipped for an odd count",
           "[plan]") {
     // The rule the shaders apply on the GPU (vksort_config.h), against a direct model: the digit of
     // pass p is bits [begin + 4p, min(begin + 4p + 4, end)) of the varying bits.
@@ -321,9 +321,11 @@ TEST_CASE("passes that run: the first, every later one whose digit varies, one m
                         else if (skipped == 0) skipped = shift;
                     }
                     if ((passes - want.size()) % 2 == 1) want.push_back(skipped);
+                    std::sort(want.begin(), want.end());
                     INFO("bits 0x" << std::hex << b << std::dec << ", range " << begin << ":" << end);
-                    REQUIRE(vksortActivePassCount(lo, hi, begin, end) == want.size());
-                    for (uint32_t r = 0; r < want.size(); ++r) REQUIRE(vksortActivePassShift(lo, hi, begin, end, r) == want[r]);
+                    const uint32_t running = vksortRunningPasses(lo, hi, begin, end);
+                    REQUIRE(vksortRunningPassCount(running) == want.size());
+                    for (uint32_t r = 0; r < want.size(); ++r) REQUIRE(vksortRunningPassShift(running, begin, r) == want[r]);
                     // The result lands where the full pass count leaves it.
                     REQUIRE((passes - want.size()) % 2 == 0);
                 }
@@ -331,7 +333,11 @@ TEST_CASE("passes that run: the first, every later one whose digit varies, one m
         }
     }
     // All keys equal: the first pass and, for an even pass count, one more.
-    CHECK(vksortActivePassCount(0, 0, 0, 32) == 2);
-    CHECK(vksortActivePassCount(0, 0, 0, 28) == 1);
-    CHECK(vksortActivePassShift(0, 0, 0, 32, 1) == 4);
+    CHECK(vksortRunningPasses(0, 0, 0, 32) == 0x3u);
+    CHECK(vksortRunningPasses(0, 0, 0, 28) == 0x1u);
+    CHECK(vksortRunningPassShift(vksortRunningPasses(0, 0, 0, 32), 0, 1) == 4);
+    // 16 low bits of 32: passes 0-3, none extra; 12 low bits: passes 0-2 and pass 3 (constant).
+    CHECK(vksortRunningPasses(0xFFFF, 0, 0, 32) == 0xFu);
+    CHECK(vksortRunningPasses(0xFFF, 0, 0, 32) == 0xFu);
+    CHECK(vksortRunningPasses(0xFF0000FF, 0, 0, 32) == 0xC3u);
 }

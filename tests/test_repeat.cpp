@@ -123,7 +123,7 @@ TEST_CASE("many sorts in one command buffer, different bindings on one shared sc
         alignment = std::max(alignment, r.scratch.alignment);
     }
     const VkDeviceSize scratchOffset = alignment * 3;
-    vkctx::Buffer scratch = ctx.createBuffer(scratchOffset + scratchSize, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    vkctx::Buffer scratch = ctx.createBuffer(scratchOffset + scratchSize, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
     std::memset(scratch.mapped, 0xEE, size_t(scratch.size)); // garbage tables for the first sort too
     for (size_t i = 0; i < sorts.size(); ++i) prepare(sorter, sorts[i], {scratch.buffer, scratchOffset, scratchSize}, i);
 
@@ -246,7 +246,7 @@ TEST_CASE("sorts across several submissions in flight, and a result sorted again
     for (int i = 0; i < 6; ++i) sorts.push_back(randomSort(rng, tile, true));
     VkDeviceSize scratchSize = 0;
     for (const OwnedSort& s : sorts) scratchSize = std::max(scratchSize, requirementsOf(sorter, s).scratch.size);
-    vkctx::Buffer scratch = ctx.createBuffer(scratchSize, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+    vkctx::Buffer scratch = ctx.createBuffer(scratchSize, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, false);
     for (size_t i = 0; i < sorts.size(); ++i) prepare(sorter, sorts[i], {scratch.buffer, 0, scratchSize}, 100 + i);
 
     std::vector<VkCommandBuffer> buffers;

@@ -21,8 +21,9 @@
  *   a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
  *   and a reorder dispatch that also counts the next pass's digits. No workgroup ever waits for
  *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records both
- *   paths and lets the count read on the GPU launch one of them. docs/DESIGN.md explains each
- *   kernel.
+ *   paths and lets the count read on the GPU launch one of them. A sorter created with
+ *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT leaves out the passes whose digit every key
+ *   shares. docs/DESIGN.md explains each kernel.
  *
  * DEVICE REQUIREMENTS
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
@@ -43,7 +44,8 @@
  * SYNCHRONIZATION CONTRACT (for vksortCmdSort; vksortCmdSortIndirect adds a transfer, see there)
  *   The recorded commands are compute dispatches (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) that
  *   read and write the keys, values and scratch buffers as storage buffers
- *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT).
+ *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT); the scratch buffer's first bytes
+ *   are also read as a uniform buffer (VK_ACCESS_UNIFORM_READ_BIT), written only by the sort.
  *   Before: make your writes of keys and values available to COMPUTE_SHADER reads, and order
  *     every earlier access to keys, values and scratch before COMPUTE_SHADER writes: the sort
  *     writes your keys and values too (odd passes write back into them, argsort overwrites
@@ -57,7 +59,7 @@
  *     wherever the result lands (a sort that leaves it in scratch last reads them); include
  *     those stages before you write any of them again.
  *   Between its own dispatches the sort records global memory barriers compute-write ->
- *   compute-read/write. It binds its own compute pipeline, descriptor set 0 with its own
+ *   compute-read/write (and uniform read). It binds its own compute pipeline, descriptor set 0 with its own
  *   pipeline layout (which, by Vulkan's layout-compatibility rules, can disturb any compute
  *   descriptor set you had bound) and its push constants: rebind the compute pipeline, every
  *   compute descriptor set and the push constants you rely on afterwards. Graphics state is
@@ -184,6 +186,17 @@ typedef enum VksortSorterCreateFlagBits {
      * pipelineExecutableInfo feature enabled (vksort cannot check this: without them pipeline
      * creation is invalid usage). Meant for tuning tools; may slow pipeline creation. */
     VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT = 0x00000002,
+    /* For keys that leave some of their bits unused: view depths in a narrow range, tile ids
+     * packed above depths, Morton codes of a small grid, few distinct keys. Every multi-tile sort
+     * by this sorter finds on the GPU, from the keys it sorts, which 4-bit digits of the sorted bit
+     * range are the same in every key, and leaves out their passes (their reorders return early,
+     * having read only their keys; the dispatches and barriers remain recorded). The result is
+     * the same sort and lands where VksortSortResult says: where an odd number of passes would be
+     * left out, one of them runs anyway. The sorter compiles its own variants of the tile-counts,
+     * scan and reorder kernels, which cost a few percent on keys that vary in every digit
+     * (docs/PERFORMANCE.md, "Keys that use few bits"); sorts of at most singleDispatchMaxCount
+     * keys are unchanged. */
+    VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT = 0x00000004,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
 
@@ -335,7 +348,7 @@ typedef struct VksortBufferRequirements {
     /* The range's offset inside its VkBuffer must be a multiple of this, in bytes: the device's
      * minStorageBufferOffsetAlignment (the range is bound as a storage buffer) rounded up to a
      * multiple of 16 for keys and scratch (keys are read 16 bytes at a time) and of the value
-     * size for values. */
+     * size for values; for scratch also a multiple of minUniformBufferOffsetAlignment. */
     VkDeviceSize alignment;
     /* Usage flags the VkBuffer must have been created with. */
     VkBufferUsageFlags usage;
@@ -349,11 +362,12 @@ typedef struct VksortMemoryRequirements {
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
-     * tables (each tile's digit counts). Its contents
+     * tables (each tile's digit counts and varying bits); the first 80 bytes of the tables are
+     * also bound as a uniform buffer. Its contents
      * need no initialization and are garbage afterwards, except where a sort with an odd pass
-     * count left its result (see VksortSortResult). The reported usage is storage, indirect and
-     * transfer-destination; only vksortCmdSortIndirect uses the last two, so a scratch buffer
-     * used only with vksortCmdSort needs storage alone. */
+     * count left its result (see VksortSortResult). The reported usage is storage, uniform,
+     * indirect and transfer-destination; only vksortCmdSortIndirect uses the last two, so a scratch
+     * buffer used only with vksortCmdSort needs storage and uniform alone. */
     VksortBufferRequirements scratch;
 } VksortMemoryRequirements;
 

@@ -41,6 +41,7 @@ struct Options {
     bool indirect = false;
     bool stress = false;
     bool allFormats = false;     // --all-formats: the sorter compiles every format's pipelines
+    bool skipConstantDigits = false; // --skip-constant-digits: VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT
     double createMs = 0;         // wall time of vksortCreateSorter
     StressOptions stressOptions;
     // --bench
@@ -68,6 +69,8 @@ void usage() {
         "  --timings                 also print the GPU time of the first step (the tile counts, or the\n"
         "                            whole sort where it is one dispatch) and of the passes\n"
         "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
+        "  --skip-constant-digits    leave out the passes whose digit every key shares, decided on the\n"
+        "                            GPU (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT)\n"
         "  --all-formats             create the sorter for every key and value type (default: only\n"
         "                            those sorted; the summary gives the creation time either way)\n"
         "  --subgroup-size S         require subgroup size S, a power of two in the device's range for\n"
@@ -146,6 +149,7 @@ void parse(int argc, char** argv, Options* o) {
         if (a == "--indirect") return toolutil::setFlag(&o->indirect);
         if (a == "--bench") return toolutil::setFlag(&o->bench);
         if (a == "--all-formats") return toolutil::setFlag(&o->allFormats);
+        if (a == "--skip-constant-digits") return toolutil::setFlag(&o->skipConstantDigits);
         if (a == "--no-validation") {
             o->context.validation = false;
             return Parsed::Ok;
@@ -284,6 +288,7 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     info.workgroupSize = o->workgroupSize;
     info.keysPerThread = o->keysPerThread;
     info.pfnMessageCallback = printMessage;
+    if (o->skipConstantDigits) info.flags |= VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT;
     if (!o->stress && !o->allFormats) {
         for (VksortKeyType k : o->bench ? o->sweep.keyTypes : std::vector<VksortKeyType>{o->keyType}) {
             info.keyTypes |= VKSORT_KEY_TYPE_BIT(k);
@@ -334,8 +339,9 @@ std::string firstStep(const VksortSorterProperties& p, uint32_t count, bool indi
 
 std::string formatsNote(const Options& o) {
     char text[96];
-    std::snprintf(text, sizeof text, "sorter created in %.1f ms (%s)", o.createMs,
-                  o.stress || o.allFormats ? "all formats" : "these formats only");
+    std::snprintf(text, sizeof text, "sorter created in %.1f ms (%s%s)", o.createMs,
+                  o.stress || o.allFormats ? "all formats" : "these formats only",
+                  o.skipConstantDigits ? ", skipping constant digits" : "");
     return text;
 }
 
