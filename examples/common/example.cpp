@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "example.hpp"
 
 #include <cstdio>
@@ -26,7 +27,9 @@ int validationMessages() { return messages; }
 Context createContext(const char* name, VkQueueFlags queueFlags) {
     Context c{};
     c.apiVersion = VK_API_VERSION_1_1; // all vksort needs, and all the examples use
+#if EXAMPLE_VOLK
     CHECK(volkInitialize());
+#endif
     const char* env = std::getenv("VKSORT_VALIDATION");
     uint32_t layerCount = 0;
     vkEnumerateInstanceLayerProperties(&layerCount, nullptr);
@@ -51,8 +54,14 @@ Context createContext(const char* name, VkQueueFlags queueFlags) {
     VkInstanceCreateInfo instanceInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, c.validation ? &features : nullptr, 0,
                                       &app, c.validation ? 1u : 0u, &layer, c.validation ? 2u : 0u, extensions};
     CHECK(vkCreateInstance(&instanceInfo, nullptr, &c.instance));
+#if EXAMPLE_VOLK
     volkLoadInstance(c.instance);
-    if (c.validation) CHECK(vkCreateDebugUtilsMessengerEXT(c.instance, &messengerInfo, nullptr, &c.messenger));
+#endif
+    if (c.validation) { // an extension's function: the loader exports none, so ask for it either way
+        auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(c.instance, "vkCreateDebugUtilsMessengerEXT"));
+        CHECK(createMessenger(c.instance, &messengerInfo, nullptr, &c.messenger));
+    }
 
     uint32_t gpuCount = 1, familyCount = 0;
     VkResult enumerated = vkEnumeratePhysicalDevices(c.instance, &gpuCount, &c.gpu);
@@ -67,7 +76,9 @@ Context createContext(const char* name, VkQueueFlags queueFlags) {
     VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, c.family, 1, &priority};
     VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, nullptr, 0, 1, &queueInfo};
     CHECK(vkCreateDevice(c.gpu, &deviceInfo, nullptr, &c.device));
+#if EXAMPLE_VOLK
     volkLoadDevice(c.device);
+#endif
     vkGetDeviceQueue(c.device, c.family, 0, &c.queue);
 
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr,
@@ -82,12 +93,14 @@ Context createContext(const char* name, VkQueueFlags queueFlags) {
 void destroyContext(Context& c) {
     vkDestroyCommandPool(c.device, c.commandPool, nullptr);
     vkDestroyDevice(c.device, nullptr);
-    if (c.messenger != VK_NULL_HANDLE) vkDestroyDebugUtilsMessengerEXT(c.instance, c.messenger, nullptr);
+    if (c.messenger != VK_NULL_HANDLE)
+        reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(c.instance, "vkDestroyDebugUtilsMessengerEXT"))(c.instance, c.messenger, nullptr);
     vkDestroyInstance(c.instance, nullptr);
     c = Context{};
 }
 
-VksortSorter createSorter(const Context& c) {
+VksortSorter createSorter(const Context& c, uint32_t keyTypes, uint32_t valueTypes) {
     VksortSorterCreateInfo info{};
     info.apiVersion = c.apiVersion; // what the instance was created with
     info.instance = c.instance;
@@ -95,6 +108,8 @@ VksortSorter createSorter(const Context& c) {
     info.device = c.device;
     info.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
     info.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+    info.keyTypes = keyTypes; // the formats this sorter serves (0 would compile every format's pipelines)
+    info.valueTypes = valueTypes;
     VksortSorter sorter;
     CHECK(vksortCreateSorter(&info, &sorter));
     return sorter;

@@ -1,11 +1,18 @@
+// SPDX-License-Identifier: MIT
 // What every example needs before it gets to vksort, in one place: what a renderer already has
-// (a checked Vulkan call, an instance and device loaded with volk, buffers from an allocator,
-// compute pipelines, a one-shot command buffer), so that each example's main.cpp is only the
-// part worth reading. The validation layer with synchronization validation is on when installed;
-// VKSORT_VALIDATION=0 turns it off, =1 requires it; every message it reports is counted.
+// (a checked Vulkan call, an instance and device, buffers from an allocator, compute pipelines, a
+// one-shot command buffer), so that each example's main.cpp is only the part worth reading.
+// Vulkan is loaded with volk where the build found it (EXAMPLE_VOLK=1, common.cmake), otherwise
+// called through the system loader. The validation layer with synchronization validation is on
+// when installed; VKSORT_VALIDATION=0 turns it off, =1 requires it; every message it reports is
+// counted.
 #pragma once
 
+#if EXAMPLE_VOLK
 #include <volk.h>
+#else
+#include <vulkan/vulkan.h>
+#endif
 #include <vksort/vksort.h>
 
 #include <cstddef>
@@ -39,8 +46,10 @@ void destroyContext(Context& context);
 // Messages the validation layer has reported so far (0 while it is off).
 int validationMessages();
 
-// A sorter for the context's device, loaded through volk's function pointers.
-VksortSorter createSorter(const Context& context);
+// A sorter for the context's device, given the loader's (or volk's) vkGetInstanceProcAddr and
+// vkGetDeviceProcAddr, that serves the key and value types named by keyTypes and valueTypes
+// (VKSORT_KEY_TYPE_BIT / VKSORT_VALUE_TYPE_BIT): only the pipelines those need are compiled.
+VksortSorter createSorter(const Context& context, uint32_t keyTypes, uint32_t valueTypes);
 
 // Stands in for the renderer's allocator: one allocation per buffer or image, device-local or
 // host-visible (and coherent, so that the host needs no flush or invalidate).

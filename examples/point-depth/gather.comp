@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // The consumer: reads the sorted order (farthest first) and gathers the points into a
 // draw-order buffer that a vertex shader would read back to front.

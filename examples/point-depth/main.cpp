@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // point-depth: what a renderer writes to sort on the GPU with vksort, all in one command buffer:
 //
 //   points.comp (producer)   cull a point cloud to the view frustum; for each survivor append its
@@ -7,19 +8,23 @@
 //   gather.comp (consumer)   the points in that order -> a draw-order buffer
 //
 // Then it reads the draw order back and checks it: depths never increase, and it holds each
-// point the host finds inside the frustum exactly once. Vulkan is loaded with volk. The Khronos
-// validation layer with synchronization validation is on when installed (VKSORT_VALIDATION=0:
-// off, =1: required); any message it reports makes the exit status non-zero.
+// point the host finds inside the frustum exactly once. Vulkan is loaded with volk where the build
+// found it, else through the system loader (../common/common.cmake). The Khronos validation
+// layer with synchronization validation is on when installed (VKSORT_VALIDATION=0: off, =1:
+// required); any message it reports makes the exit status non-zero. --help lists the options.
 #include "example.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
-// The shaders, compiled at build time to comma-separated SPIR-V words (examples/CMakeLists.txt).
+// The shaders, compiled at build time to comma-separated SPIR-V words (example_shaders in
+// CMakeLists.txt, from ../common/common.cmake).
 static const uint32_t kPointsSpv[] = {
 #include "points.comp.spv.inc"
 };
@@ -51,16 +56,40 @@ static double margin(const float p[4]) {
     return std::fmin(std::fmin(c[3] - std::fabs(c[0]), c[3] - std::fabs(c[1])), std::fmin(c[2], c[3] - c[2]));
 }
 
-int main() {
+static int usage(const char* why) {
+    if (why) std::fprintf(stderr, "point-depth: %s\n", why);
+    std::fprintf(why ? stderr : stdout,
+                 "usage: point-depth [--points N]\n"
+                 "  --points N    how many points in the cloud (default 100000, at most 4000000)\n"
+                 "Culls the points to a camera's view, sorts them back to front on the GPU and checks the\n"
+                 "order on the host; exit status 0 when it is right.\n");
+    return why ? 2 : 0;
+}
+
+int main(int argc, char** argv) {
+    uint32_t pointCount = 100000;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--help" || arg == "-h") return usage(nullptr);
+        if (arg != "--points") return usage(("unknown option " + arg).c_str());
+        if (i + 1 == argc) return usage("missing value after --points");
+        char* end = nullptr;
+        const unsigned long n = std::strtoul(argv[++i], &end, 10);
+        // (At most 62500 workgroups of 64 in each of our dispatches: within every device's limit.)
+        if (*end || n == 0 || n > 4000000) return usage("--points wants a count from 1 to 4000000");
+        pointCount = uint32_t(n);
+    }
+
     // The renderer's instance and device (vksort works with any; it needs Vulkan 1.1).
     Context context = createContext("point-depth", VK_QUEUE_COMPUTE_BIT);
     const VkDevice device = context.device;
 
-    // ---- vksort: a sorter for that device (volk's pointers), memory for up to kPoints pairs. -------
-    VksortSorter sorter = createSorter(context);
+    // ---- vksort: a sorter for that device that serves f32 keys with u32 values (only their
+    // pipelines are compiled), and memory for up to pointCount pairs. ----------------------------
+    VksortSorter sorter = createSorter(context, VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_FLOAT32),
+                                       VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_UINT32));
 
-    const uint32_t kPoints = 100000;
-    VksortMemoryRequirementsInfo memoryInfo{nullptr, kPoints, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32};
+    VksortMemoryRequirementsInfo memoryInfo{nullptr, pointCount, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32};
     VksortMemoryRequirements req;
     CHECK(vksortGetMemoryRequirements(sorter, &memoryInfo, &req));
     // Keys and values share one buffer: keys at 0, values at the first offset past them that
@@ -73,13 +102,13 @@ int main() {
     const VkDeviceSize valuesOffset = (keysOffset + req.keys.size + align - 1) / align * align;
     Buffer sortBuffer = createBuffer(context, valuesOffset + req.values.size, req.keys.usage | req.values.usage, false);
     Buffer scratch = createBuffer(context, req.scratch.size, req.scratch.usage, false);
-    Buffer points = createBuffer(context, kPoints * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    Buffer points = createBuffer(context, pointCount * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
     // The count: atomics in points.comp, read by the sort's copy (TRANSFER_SRC), zeroed by a fill.
     Buffer count = createBuffer(context, 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-    Buffer drawOrder = createBuffer(context, kPoints * sizeof(DrawPoint), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    Buffer drawOrder = createBuffer(context, pointCount * sizeof(DrawPoint), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
 
-    VksortBindingsCreateInfo bindingsInfo{nullptr, kPoints, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32,
+    VksortBindingsCreateInfo bindingsInfo{nullptr, pointCount, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32,
                                           {sortBuffer.buffer, keysOffset, req.keys.size},
                                           {sortBuffer.buffer, valuesOffset, req.values.size},
                                           {scratch.buffer, 0, req.scratch.size}};
@@ -109,11 +138,11 @@ int main() {
 
     // ---- The scene: random points, none within a hair of a frustum plane (so that the GPU's float
     // cull and the host's double one agree on every point). ------------------------------------------
-    std::vector<bool> inside(kPoints);
+    std::vector<bool> inside(pointCount);
     std::mt19937 rng(42);
     std::uniform_real_distribution<float> coordinate(-6.0f, 6.0f);
     auto* xyz = static_cast<float*>(points.mapped);
-    for (uint32_t i = 0; i < kPoints; ++i) {
+    for (uint32_t i = 0; i < pointCount; ++i) {
         float* p = xyz + 4 * i;
         do {
             p[0] = coordinate(rng), p[1] = coordinate(rng), p[2] = coordinate(rng), p[3] = 1.0f;
@@ -125,11 +154,11 @@ int main() {
         for (int k = 0; k < 4; ++k) push.viewProj[4 * k + r] = float(kCamera.viewProj[r][k]); // column-major
         push.depthRow[r] = float(kCamera.depthRow[r]);
     }
-    push.pointCount = kPoints;
+    push.pointCount = pointCount;
 
     // ---- One command buffer: cull -> sort -> gather. (Host writes before a submit need no barrier.)
     VkCommandBuffer cmd = begin(context);
-    const uint32_t groups = (kPoints + 63) / 64;
+    const uint32_t groups = (pointCount + 63) / 64;
     vkCmdFillBuffer(cmd, count.buffer, 0, 4, 0); // visibleCount = 0
     barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
@@ -161,23 +190,23 @@ int main() {
     for (bool in : inside) expected += in;
     if (visible != expected) ++errors, std::fprintf(stderr, "%u points visible, expected %u\n", visible, expected);
     const auto* order = static_cast<const DrawPoint*>(drawOrder.mapped);
-    std::vector<bool> seen(kPoints);
-    for (uint32_t i = 0; i < visible && i < kPoints && errors < 10; ++i) {
+    std::vector<bool> seen(pointCount);
+    for (uint32_t i = 0; i < visible && i < pointCount && errors < 10; ++i) {
         const DrawPoint& d = order[i];
-        const float* p = xyz + 4 * (d.pointIndex < kPoints ? d.pointIndex : 0);
+        const float* p = xyz + 4 * (d.pointIndex < pointCount ? d.pointIndex : 0);
         double depth = kCamera.depthRow[0] * p[0] + kCamera.depthRow[1] * p[1] + kCamera.depthRow[2] * p[2] +
                        kCamera.depthRow[3];
-        if (d.pointIndex >= kPoints || !inside[d.pointIndex] || seen[d.pointIndex])
+        if (d.pointIndex >= pointCount || !inside[d.pointIndex] || seen[d.pointIndex])
             ++errors, std::fprintf(stderr, "draw %u: point %u is outside, repeated or invalid\n", i, d.pointIndex);
         else if (i > 0 && !(d.depth <= order[i - 1].depth))
             ++errors, std::fprintf(stderr, "draw %u: depth %g after %g\n", i, double(d.depth),
                                    double(order[i - 1].depth));
         else if (std::memcmp(d.position, p, 12) != 0 || std::fabs(d.depth - depth) > 1e-4 * (1 + std::fabs(depth)))
             ++errors, std::fprintf(stderr, "draw %u: position or depth of point %u is wrong\n", i, d.pointIndex);
-        if (d.pointIndex < kPoints) seen[d.pointIndex] = true;
+        if (d.pointIndex < pointCount) seen[d.pointIndex] = true;
     }
     std::printf("point-depth: %u of %u points drawn back to front, depth %.3f to %.3f; validation %s, %d messages\n",
-                visible, kPoints, visible ? double(order[0].depth) : 0.0,
+                visible, pointCount, visible ? double(order[0].depth) : 0.0,
                 visible ? double(order[visible - 1].depth) : 0.0,
                 context.validation ? "on (with synchronization)" : "off", validationMessages());
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // The producer: one invocation per point. Points inside the view frustum (past the near plane)
 // append their view-space depth as a sort key and their index as the value; visibleCount ends

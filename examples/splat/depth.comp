@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // The producer: each splat's view-space depth (distance in front of the camera) is its sort key.
 // It writes no values: the sort is an argsort (VKSORT_VALUE_TYPE_INDEX), which fills them with

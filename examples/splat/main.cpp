@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // splat: a Gaussian-splat renderer in miniature, the picture of a GPU sort at work. Translucent
 // splats must be blended back to front; one command buffer per frame does it all:
 //
@@ -11,8 +12,9 @@
 // std::stable_sort computes on the CPU from the same depths, --order unsorted the input order.
 // --check draws all three and compares them: the GPU's order must give the host's picture (and
 // the very same permutation), and the unsorted one a clearly different picture. Vulkan is loaded
-// with volk; the validation layer with synchronization validation is on when installed
-// (VKSORT_VALIDATION=0: off, =1: required), and any message makes the exit status non-zero.
+// with volk where the build found it, else through the system loader (../common/common.cmake);
+// the validation layer with synchronization validation is on when installed (VKSORT_VALIDATION=0:
+// off, =1: required), and any message makes the exit status non-zero.
 #include "example.hpp"
 
 #include <png.h>
@@ -29,7 +31,8 @@
 
 using namespace example;
 
-// The shaders, compiled at build time to comma-separated SPIR-V words (examples/CMakeLists.txt).
+// The shaders, compiled at build time to comma-separated SPIR-V words (example_shaders in
+// CMakeLists.txt, from ../common/common.cmake).
 static const uint32_t kDepthSpv[] = {
 #include "depth.comp.spv.inc"
 };
@@ -200,7 +203,9 @@ int main(int argc, char** argv) {
 
     Context context = createContext("splat", VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT);
     const VkDevice device = context.device;
-    VksortSorter sorter = createSorter(context);
+    // A sorter that serves f32 keys with an argsort's indices: only their pipelines are compiled.
+    VksortSorter sorter = createSorter(context, VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_FLOAT32),
+                                       VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_INDEX));
 
     // ---- vksort's buffers: f32 depth keys, an argsort's indices, scratch. Keys and values are
     // host-visible only so that --order host can read the depths and --check the permutation; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // A soft gaussian footprint: sigma is a third of the radius, so the quad's edge is at 3 sigma
 // (opacity below 1.2% of the peak) and the cut is invisible. Blended "over" (SRC_ALPHA,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // One instance per splat, in draw order: instance k draws splat order[k] as a camera-facing quad
 // (a 4-vertex triangle strip), two radii wide. Vulkan blends primitives in instance order, so

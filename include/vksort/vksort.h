@@ -100,9 +100,8 @@
 extern "C" {
 #endif
 
-#define VKSORT_VERSION_MAJOR 0
-#define VKSORT_VERSION_MINOR 1
-#define VKSORT_VERSION_PATCH 0
+/* VKSORT_VERSION_MAJOR, VKSORT_VERSION_MINOR, VKSORT_VERSION_PATCH: generated from CMake's project(VERSION). */
+#include <vksort/vksort_version.h>
 
 /* A sorter: pipelines and device facts for one VkDevice. */
 VK_DEFINE_HANDLE(VksortSorter)
