@@ -8,7 +8,7 @@
 //   splat.vert/.frag        one instanced quad per splat in that order, gaussian falloff,
 //                           alpha-blended into an offscreen image (render pass, no window)
 //
-// then copies the image to the host and writes it as a PNG (libpng). --order host draws the order that
+// then copies the image to the host and writes it as a PNG (zlib). --order host draws the order that
 // std::stable_sort computes on the CPU from the same depths, --order unsorted the input order.
 // --check draws all three and compares them: the GPU's order must give the host's picture (and
 // the very same permutation), and the unsorted one a clearly different picture. Vulkan is loaded
@@ -17,7 +17,7 @@
 // off, =1: required), and any message makes the exit status non-zero.
 #include "example.hpp"
 
-#include <png.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -138,17 +138,48 @@ static Difference compare(const std::vector<uint8_t>& a, const std::vector<uint8
     return d;
 }
 
-// The picture as a PNG, through libpng's simplified API. The blend keeps the cleared alpha of 1,
-// so the RGBA rows go in as they are: the file is opaque.
+// The picture as a PNG through zlib: 8-bit RGBA rows, each with filter type 0 (none), in one IDAT
+// chunk. The blend keeps the cleared alpha of 1, so the rows go in as they are: the file is opaque.
+static void appendBigEndian(std::vector<uint8_t>& out, uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(uint8_t(v >> shift));
+}
+
+static void appendChunk(std::vector<uint8_t>& png, const char* type, const std::vector<uint8_t>& data) {
+    appendBigEndian(png, uint32_t(data.size()));
+    const size_t start = png.size();
+    png.insert(png.end(), type, type + 4);
+    png.insert(png.end(), data.begin(), data.end());
+    appendBigEndian(png, uint32_t(crc32(crc32(0, nullptr, 0), png.data() + start, uInt(png.size() - start))));
+}
+
 static bool writePng(const char* path, uint32_t width, uint32_t height, const std::vector<uint8_t>& rgba) {
-    png_image image{};
-    image.version = PNG_IMAGE_VERSION;
-    image.width = width;
-    image.height = height;
-    image.format = PNG_FORMAT_RGBA;
-    if (png_image_write_to_file(&image, path, 0, rgba.data(), 0, nullptr) != 0) return true;
-    std::fprintf(stderr, "splat: cannot write %s: %s\n", path, image.message);
-    return false;
+    const size_t stride = size_t(width) * 4;
+    std::vector<uint8_t> rows;
+    rows.reserve((stride + 1) * height);
+    for (size_t y = 0; y < height; ++y) {
+        rows.push_back(0);
+        rows.insert(rows.end(), rgba.begin() + ptrdiff_t(y * stride), rgba.begin() + ptrdiff_t((y + 1) * stride));
+    }
+    uLongf size = compressBound(uLong(rows.size()));
+    std::vector<uint8_t> idat(size);
+    if (compress2(idat.data(), &size, rows.data(), uLong(rows.size()), Z_DEFAULT_COMPRESSION) != Z_OK) {
+        std::fprintf(stderr, "splat: cannot compress the picture\n");
+        return false;
+    }
+    idat.resize(size);
+    std::vector<uint8_t> header;
+    appendBigEndian(header, width);
+    appendBigEndian(header, height);
+    header.insert(header.end(), {8, 6, 0, 0, 0}); // 8 bits, RGBA, deflate, adaptive filters, no interlace
+    std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    appendChunk(png, "IHDR", header);
+    appendChunk(png, "IDAT", idat);
+    appendChunk(png, "IEND", {});
+    std::FILE* file = std::fopen(path, "wb");
+    bool ok = file && std::fwrite(png.data(), 1, png.size(), file) == png.size();
+    if (file && std::fclose(file) != 0) ok = false;
+    if (!ok) std::fprintf(stderr, "splat: cannot write %s\n", path);
+    return ok;
 }
 
 static int usage(const char* why) {
