@@ -1,5 +1,5 @@
 # GLSL to SPIR-V at build time: one compile function for the library's shaders (shaders/), the
-# tests', the tools' and the examples', and the embedding of SPIR-V in C++ sources.
+# tests' and the tools', and the embedding of SPIR-V in C++ sources.
 #   vksort_compile_glsl(<source> <output> [WORDS] [DEFINES <NAME[=VALUE]>...] [DEPENDS <file>...])
 #   vksort_embed_spirv(<output.cpp> NAMESPACE <ns> [HEADER <output.hpp>] NAMES <name>... FILES <file.spv>...)
 #   vksort_embed_glsl(<output.cpp> NAMESPACE <ns> HEADER <output.hpp> SOURCES <source>...)

@@ -1,7 +1,8 @@
 # vksort_add_volk(): the target vksort_volk, volk built as a renderer builds it: its one source
 # file (Debian: libvulkan-volk-dev ships volk.c in /usr/include) with VK_NO_PROTOTYPES, which
 # every user of volk.h must see too. Defined once; later calls reuse it. The harness (tools and
-# tests), the examples and tests/consumer load Vulkan with it; tests/consumer also includes this
+# tests) and tests/consumer load Vulkan with it (the examples find volk on their own, as a user
+# would: examples/common/common.cmake); tests/consumer also includes this
 # file from the package test's separate project, so it needs nothing but CMake and Vulkan::Headers.
 include_guard(GLOBAL)
 
@@ -12,7 +13,7 @@ function(vksort_add_volk)
   # Sources, the same for every target: a cross build takes the build machine's too.
   find_path(VKSORT_VOLK_DIR volk.c PATHS /usr/include /usr/local/include NO_CMAKE_FIND_ROOT_PATH)
   if(NOT VKSORT_VOLK_DIR)
-    message(FATAL_ERROR "volk.c not found (Debian: libvulkan-volk-dev); the tests, tools and examples need it")
+    message(FATAL_ERROR "volk.c not found (Debian: libvulkan-volk-dev); the tests and tools need it")
   endif()
   set(dir ${VKSORT_VOLK_DIR})
   if(CMAKE_CROSSCOMPILING)

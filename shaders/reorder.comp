@@ -33,8 +33,10 @@ shared uint s_tilePrefix[kRadix];
 // tiles its run touches, next digit).
 shared uint s_nextCounts[kNextCountSlots];
 shared uint s_firstDestinationTile[kRadix];
+#if VKSORT_SKIP_PASSES
 // The first reorder with an inline scan: the OR of every tile's varying bits.
 shared uint s_varying[2];
+#endif
 
 bool inlineScan() {
     return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoInlineScan] != 0u : (pc.flags & kFlagInlineScan) != 0u;
@@ -59,9 +61,12 @@ void fetchDigitStarts(uint tile, uint tiles) {
             s_digitTotal[invocation] = 0u;
             s_tilePrefix[invocation] = 0u;
         }
+#if VKSORT_SKIP_PASSES
         if (invocation < 2u) s_varying[invocation] = 0u;
+#endif
         barrier();
-        if (SKIP_PASSES && pc.pass == 0u) {
+#if VKSORT_SKIP_PASSES
+        if (pc.pass == 0u) {
             uvec2 bits = uvec2(0u);
             for (uint t = invocation; t < tiles; t += gl_WorkGroupSize.x) {
                 bits |= uvec2(tables[varyingEntry(t)], tables[varyingEntry(t) + 1u]);
@@ -72,6 +77,7 @@ void fetchDigitStarts(uint tile, uint tiles) {
                 if (bits.y != 0u) atomicOr(s_varying[1], bits.y);
             }
         }
+#endif
         uint quad = invocation % 4u, lanes = gl_WorkGroupSize.x / 4u;
         uvec4 all = uvec4(0u), before = uvec4(0u);
         for (uint first = invocation / 4u; first < tiles; first += 4u * lanes) {
@@ -175,12 +181,14 @@ void main() {
     if (!EARLY_VALUES) keysToSortOrder(keys, map);
     setDigits(keys, valid, place, map);
     rankTile(false); // (its barriers also publish the shared words written above)
-    if (skipsPasses() && !decided) {
+#if VKSORT_SKIP_PASSES
+    if (!decided) {
         uint passes = runningPasses(uvec2(s_varying[0], s_varying[1]));
         running = vksortRunningPassCount(passes);
         nextShift = vksortRunningPassShift(passes, pc.shift, 1u);
         if (tile == 0u) publishRunningPasses(passes);
     }
+#endif
     // The last pass that runs maps the keys back to the caller's bit patterns and counts nothing.
     bool last = pc.pass + 1u >= running;
     placeDigits();

@@ -36,6 +36,7 @@ shared uint s_subgroupCounts[MAX_SUBGROUPS * kRadix];
 // Per digit: the counts of the range's tiles scanned so far (all of it at the end).
 shared uint s_carry[kRadix];
 shared uint s_ticket;
+#if VKSORT_SKIP_PASSES
 // The varying bits of the tiles this workgroup reduced.
 shared uint s_varying[2];
 
@@ -55,6 +56,7 @@ uvec2 reduceVarying(uint begin, uint end) {
     barrier();
     return uvec2(s_varying[0], s_varying[1]);
 }
+#endif
 
 // Digit `digit` over tiles [begin, end): each count becomes the digit's count in the tiles from
 // `begin` to it; returns the digit's total there. Every invocation calls it (it has barriers).
@@ -178,8 +180,10 @@ void scanRange(uint range, uint tiles) {
     uint invocation = gl_LocalInvocationIndex;
     barrier();
     // The first pass: the range's varying bits go out with its totals.
-    bool decides = pc.pass == 0u && skipsPasses();
+#if VKSORT_SKIP_PASSES
+    bool decides = pc.pass == 0u;
     uvec2 rangeBits = decides ? reduceVarying(begin, end) : uvec2(0u);
+#endif
     // The last workgroup to finish (the ticket's last value: nobody waits for anybody) turns the
     // ranges' totals into exclusive prefixes over the ranges and writes the pass's digit totals,
     // so that a reorder reads its tile's start in three words. One invocation publishes the
@@ -190,10 +194,12 @@ void scanRange(uint range, uint tiles) {
     // invocations' too, through barrier().
     if (invocation == 0u) {
         for (uint digit = 0u; digit < kRadix; ++digit) rangeWords[rangeTotalsEntry(range, digit)] = s_carry[digit];
+#if VKSORT_SKIP_PASSES
         if (decides) {
             rangeWords[rangeVaryingEntry(range)] = rangeBits.x;
             rangeWords[rangeVaryingEntry(range) + 1u] = rangeBits.y;
         }
+#endif
     }
     memoryBarrierBuffer();
     if (invocation == 0u) s_ticket = atomicAdd(tables[kInfoScanTicket], 1u);
@@ -203,6 +209,7 @@ void scanRange(uint range, uint tiles) {
     if (s_ticket + 1u != ranges) return;
     memoryBarrierBuffer();
     scanRangeTotals(ranges);
+#if VKSORT_SKIP_PASSES
     if (decides) {
         // The ranges' varying bits, an invocation per range (at most kScanRanges).
         if (invocation < 2u) s_varying[invocation] = 0u;
@@ -218,6 +225,7 @@ void scanRange(uint range, uint tiles) {
         barrier();
         publishRunningPasses(runningPasses(uvec2(s_varying[0], s_varying[1])));
     }
+#endif
 }
 
 void main() {
@@ -227,9 +235,9 @@ void main() {
     if (scanRanges(tiles) == 1u) {
         uint total = scanDigit(gl_WorkGroupID.x, 0u, tiles);
         if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, gl_WorkGroupID.x)] = total;
-        if (pc.pass == 0u && skipsPasses() && gl_WorkGroupID.x == 0u) {
-            publishRunningPasses(runningPasses(reduceVarying(0u, tiles)));
-        }
+#if VKSORT_SKIP_PASSES
+        if (pc.pass == 0u && gl_WorkGroupID.x == 0u) publishRunningPasses(runningPasses(reduceVarying(0u, tiles)));
+#endif
     } else {
         scanRange(gl_WorkGroupID.x, tiles);
     }

@@ -1,7 +1,6 @@
 #version 450
 // The whole sort in one workgroup, for counts that fit one tile: every pass ranks and exchanges
 // the keys (and values) in registers and shared memory, and only the result goes back to memory.
-// A pass whose digit is the same for every key is left out (it would keep every key in place).
 // One dispatch instead of a scan and a reorder per pass, so small counts cost microseconds.
 //
 // pc.shift is the first pass's lowest bit and pc.endBit the end of the sorted range; the output
@@ -14,8 +13,6 @@
 #include "tile.glsl"
 #include "rank.glsl"
 
-shared uint s_varying[2]; // the bits in which some key differs from the first, in sort order
-
 void main() {
     if (flatWorkgroupIndex() != 0u) return;
     uint count = min(elementCount(), TILE_SIZE);
@@ -27,22 +24,7 @@ void main() {
     loadKeys(keys, 0u, count, place);
     keysToSortOrder(keys, map);
     loadValues(values, 0u, count, place);
-    if (gl_LocalInvocationIndex < 2u) s_varying[gl_LocalInvocationIndex] = 0u;
-    OrderedKey reference = orderedKey(keysIn[0], map);
-    uvec2 bits = uvec2(0u);
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        if (tileSlot(place, j) < count) bits |= orderedWords(keys[j] ^ reference);
-    }
-    bits = subgroupOr(bits);
-    barrier(); // s_varying is zeroed
-    if (subgroupElect()) {
-        if (bits.x != 0u) atomicOr(s_varying[0], bits.x);
-        if (bits.y != 0u) atomicOr(s_varying[1], bits.y);
-    }
-    barrier();
-    uvec2 varies = uvec2(s_varying[0], s_varying[1]);
     for (uint shift = pc.shift; shift < pc.endBit; shift += kDigitBits) {
-        if (!vksortDigitVaries(varies.x, varies.y, shift, pc.endBit)) continue; // every key keeps its place
         // Slots past the count keep the largest digit in every pass, so they stay at the end.
         setDigits(keys, count, place, digitMap(shift, pc.endBit));
         // (The keys' exchange below has a barrier after the ranking's last reads of the counters,

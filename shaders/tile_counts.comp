@@ -22,7 +22,9 @@
 layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
 
 shared uint s_tileCounts[kRadix];
-shared uint s_varying[2];
+#if VKSORT_SKIP_PASSES
+shared uint s_varying[2]; // the tile's varying bits
+#endif
 
 // 4-bit counter of digit d: bits 4 (d & 7) of word d >> 3. Holds 15 keys.
 void countDigit(uint digit, inout uvec2 nibbles) {
@@ -52,7 +54,9 @@ void main() {
     DigitMap map = digitMap(pc.shift, pc.endBit);
 
     if (gl_LocalInvocationIndex < kRadix) s_tileCounts[gl_LocalInvocationIndex] = 0u;
+#if VKSORT_SKIP_PASSES
     if (gl_LocalInvocationIndex < 2u) s_varying[gl_LocalInvocationIndex] = 0u;
+#endif
     OrderedKey reference = SKIP_PASSES ? orderedKey(keysIn[0], map) : OrderedKey(0u);
     // The first scan step's ticket; each scan step leaves it 0 for the next.
     if (tile == 0u && gl_LocalInvocationIndex == 0u) tables[kInfoScanTicket] = 0u;
@@ -91,10 +95,14 @@ void main() {
     // even[w] holds digits 4w and 4w + 2, odd[w] digits 4w + 1 and 4w + 3, in 16-bit fields.
     uvec4 even = subgroupAdd(counters & 0x00FF00FFu);
     uvec4 odd = subgroupAdd((counters >> 8u) & 0x00FF00FFu);
-    uvec2 tileVarying = SKIP_PASSES ? subgroupOr(orderedWords(differs)) : uvec2(0u);
+#if VKSORT_SKIP_PASSES
+    uvec2 tileVarying = subgroupOr(orderedWords(differs));
     if (subgroupElect()) {
         if (tileVarying.x != 0u) atomicOr(s_varying[0], tileVarying.x);
         if (tileVarying.y != 0u) atomicOr(s_varying[1], tileVarying.y);
+    }
+#endif
+    if (subgroupElect()) {
         [[unroll]] for (uint w = 0u; w < 4u; ++w) {
             uint fields[4] = {even[w] & 0xFFFFu, odd[w] & 0xFFFFu, even[w] >> 16u, odd[w] >> 16u};
             [[unroll]] for (uint f = 0u; f < 4u; ++f) {
@@ -107,6 +115,8 @@ void main() {
         uint digit = gl_LocalInvocationIndex;
         tables[countEntry(pc.countTable, digit, tile)] = s_tileCounts[digit];
         tables[countEntry(pc.zeroCountTable, digit, tile)] = 0u;
-        if (digit < 2u && skipsPasses()) tables[varyingEntry(tile) + digit] = s_varying[digit];
+#if VKSORT_SKIP_PASSES
+        if (digit < 2u) tables[varyingEntry(tile) + digit] = s_varying[digit];
+#endif
     }
 }

@@ -27,7 +27,7 @@ struct KernelInfo {
     bool shuffleTwin;    // a _shuffle twin, used on devices with subgroup shuffles
     bool skipTwin;       // a _skip twin, used by sorters that skip passes whose digit never varies
     KernelTile tile;
-    uint32_t (*sharedMemoryBytes)(const TileConfig&); // what it declares for its tile (src/plan.hpp)
+    uint32_t (*sharedMemoryBytes)(const TileConfig&, bool skip); // what it declares for its tile (src/plan.hpp)
 };
 
 inline constexpr KernelInfo kKernels[] = {

@@ -4,7 +4,7 @@
 
 namespace vksort {
 
-uint32_t noSharedMemoryBytes(const TileConfig&) { return 0; }
+uint32_t noSharedMemoryBytes(const TileConfig&, bool) { return 0; }
 
 namespace {
 
@@ -18,23 +18,21 @@ uint32_t rankSharedMemoryBytes(const TileConfig& config) {
 
 } // namespace
 
-uint32_t singleSharedMemoryBytes(const TileConfig& config) {
-    return rankSharedMemoryBytes(config) + 2 * 4u; // the varying bits
-}
+uint32_t singleSharedMemoryBytes(const TileConfig& config, bool) { return rankSharedMemoryBytes(config); }
 
-uint32_t reorderSharedMemoryBytes(const TileConfig& config) {
+uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool skip) {
     return rankSharedMemoryBytes(config)
            + 4 * kRadix * 4u       // per digit: offset, total, prefix, first destination tile
            + kNextCountSlots * 4u  // the next pass's counts
-           + 2 * 4u;               // the varying bits
+           + (skip ? 2 * 4u : 0u); // the varying bits
 }
 
-uint32_t tileCountsSharedMemoryBytes(const TileConfig&) { return (kRadix + 2) * 4u; } // counts, varying bits
+uint32_t tileCountsSharedMemoryBytes(const TileConfig&, bool skip) { return (kRadix + (skip ? 2u : 0u)) * 4u; } // counts, varying bits
 
-uint32_t scanSharedMemoryBytes(const TileConfig& config) {
+uint32_t scanSharedMemoryBytes(const TileConfig& config, bool skip) {
     return (config.maxSubgroups + 1) * kRadix * 4u // per subgroup and digit; the range's carry per digit
            + 4u                                     // the ticket
-           + 2 * 4u                                 // the varying bits
+           + (skip ? 2 * 4u : 0u)                   // the varying bits
            + (config.workgroupSize + 1) * 4u;       // workgroupExclusiveScan (one-lane subgroups)
 }
 

@@ -64,12 +64,13 @@ constexpr uint32_t kMaxTileSize = 65536;
 
 // Shared memory each kernel declares for a configuration, in bytes (tests/test_shared_memory.cpp
 // checks them against the compiled SPIR-V). Each kernel's row in shaders/vksort_kernels.h names
-// its function.
-uint32_t noSharedMemoryBytes(const TileConfig& config);
-uint32_t tileCountsSharedMemoryBytes(const TileConfig& config);
-uint32_t scanSharedMemoryBytes(const TileConfig& config);
-uint32_t reorderSharedMemoryBytes(const TileConfig& config);
-uint32_t singleSharedMemoryBytes(const TileConfig& config);
+// its function. `skip`: the kernel's _skip twin (two more words where the kernel has one), the
+// larger, which is what a tile must fit.
+uint32_t noSharedMemoryBytes(const TileConfig& config, bool skip = true);
+uint32_t tileCountsSharedMemoryBytes(const TileConfig& config, bool skip = true);
+uint32_t scanSharedMemoryBytes(const TileConfig& config, bool skip = true);
+uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool skip = true);
+uint32_t singleSharedMemoryBytes(const TileConfig& config, bool skip = true);
 
 // The largest workgroup the sorter may create: the device's limits, and with a required subgroup
 // size at most maxComputeWorkgroupSubgroups subgroups of that size.

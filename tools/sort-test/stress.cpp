@@ -79,7 +79,8 @@ int runStress(vkctx::Context& ctx, VksortSorter sorter, const StressOptions& o) 
         valuesSize += kGuardBytes;
         scratchSize += kGuardBytes;
         countSize += kGuardBytes;
-        VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+        VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
         vkctx::Buffer keys = ctx.createBuffer(keysSize, usage, true);
         vkctx::Buffer values = ctx.createBuffer(std::max<VkDeviceSize>(valuesSize, 16), usage, true);
         vkctx::Buffer scratch = ctx.createBuffer(scratchSize, usage, true);
