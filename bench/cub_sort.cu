@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cub-bench: the reference point for vksort on NVIDIA GPUs. Times cub::DeviceRadixSort on the
 // same sweep as `sort-test --bench` (counts x key types x value kinds, the same keys of the same
 // --dist and --seed, back-to-back sorts after a warm-up, median of R) and writes the same JSON

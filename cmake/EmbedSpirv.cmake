@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Script mode (cmake -P): turns SPIR-V files into one C++ source of uint32_t arrays.
 #   -DOUTPUT=<file.cpp> -DNAMES=<name;...> -DFILES=<file.spv;...> [-DNAMESPACE=<ns>] [-DHEADER=<file.hpp>]
 # defines <ns>::kSpirvBlobs and <ns>::kSpirvBlobCount (<ns> defaults to vksort). With HEADER it

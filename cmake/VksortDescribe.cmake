@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Writes OUTPUT, a header that defines VKSORT_DESCRIBE: `git describe --always --dirty` of the vksort
 # checkout at SOURCE_DIR, or "unknown" without git or outside a checkout of its own (a release
 # tarball, or a copy inside another project's repository, whose commit would name other code).

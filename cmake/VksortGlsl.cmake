@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GLSL to SPIR-V at build time: one compile function for the library's shaders (shaders/), the
 # tests' and the tools', and the embedding of SPIR-V in C++ sources.
 #   vksort_compile_glsl(<source> <output> [WORDS] [DEFINES <NAME[=VALUE]>...] [DEPENDS <file>...])

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # vksort_add_volk(): the target vksort_volk, volk built as a renderer builds it: its one source
 # file (Debian: libvulkan-volk-dev ships volk.c in /usr/include) with VK_NO_PROTOTYPES, which
 # every user of volk.h must see too. Defined once; later calls reuse it. The harness (tools and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Defines Vulkan::Headers, all that vksort's library needs of Vulkan: its public header includes
 # <vulkan/vulkan_core.h>, and it never links the loader. CMake's FindVulkan defines that target
 # only when it finds the loader library too, so where only the headers are installed it is made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Guard bands: canary bytes around the ranges a sort may write, checked afterwards, so that a
 // write outside the ranges its bindings declared is seen (sort-test --stress and the GPU tests).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hostdata.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host-side inputs and the reference result: key distributions, the CPU model of the order
 // vksort promises (std::stable_sort), and the verdict on a GPU result.
 #pragma once

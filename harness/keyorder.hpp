@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The order a radix sort sorts keys by, as an unsigned integer: the one statement of it that
 // vksort's CPU reference (hostdata) and cub-bench's reference for CUB both use. Header-only and
 // free of Vulkan (and of vksort's enums) because nvcc compiles cub-bench, which has no other use

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What sort-test and cub-bench share besides their data (hostdata): the command line (numbers,
 // lists, the options of a benchmark sweep and its default counts) and the statistics of timed
 // runs, so both tools read their options and report a median the same way. Header-only, on the

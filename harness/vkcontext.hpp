@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A small Vulkan harness for vksort's tools and tests (the examples start Vulkan themselves, in
 // examples/common, as a renderer would): instance and device through
 // volk, the Khronos validation layer with synchronization validation whenever it is installed,

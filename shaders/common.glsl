@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vksort GLSL library: bindings, keys and digits, subgroup-to-workgroup scans.
 //
 // Every pass includes this file. Build-time defines choose the variant:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vksort GLSL library: a tile of keys stably ranked by digit, and moved, in shared memory.
 // Included after common.glsl and tile.glsl by the reorders and the single-workgroup sort.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // One digit pass, after the pass's scan step: move every key (and its value) to its place for
 // this digit. The host records one reorder per pass; reorder r sorts the r-th pass that runs

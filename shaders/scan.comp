@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // The scan step, before each reorder: exclusive prefix sums of the pass's counts table (one
 // count per tile and digit), within ranges of tiles, and the pass's digit totals. Which layout of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vksort GLSL library: a ranked tile, read back from shared memory in sorted order, written to its
 // places in the output. Included after rank.glsl by the two reorders.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // The first step of every indirect sort: turns the count the caller's GPU work produced into the
 // launch of every later dispatch, with no host round trip. The recording copied the caller's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // The whole sort in one workgroup, for counts that fit one tile: every pass ranks and exchanges
 // the keys (and values) in registers and shared memory, and only the result goes back to memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vksort GLSL library: the geometry of one workgroup's tile of keys, as the host planned it
 // (specialization constants: no shader may choose its own, or its tiles would disagree with the
 // host's grids and row strides), and the tile's keys and values between memory and registers.
@@ -23,7 +24,7 @@ const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 // scatterKeys and the single-workgroup sort's loadValues and setDigits (VKSORT_WHOLE_TILE_LOOPS 0)
 // keep one loop: with copies in every loop (c50cb8a), creating a sorter of every format from a cold
 // cache took 36% longer on the H100 than with 8f80d32's kernels; loadValues' copy alone stayed
-// within the spread (docs/PERFORMANCE.md, ninth and tenth sessions).
+// within the spread (measured on the H100).
 void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayout place) {
     if (valid == TILE_SIZE) {
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) keys[j] = keysIn[tileBase + tileSlot(place, j)];
@@ -36,7 +37,7 @@ void loadKeys(out Key keys[KEYS_PER_THREAD], uint tileBase, uint valid, TileLayo
 }
 
 // The loaded keys in sort order: mapped if this dispatch reads the caller's keys (common.glsl).
-// Where the reorders call it is measured (docs/PERFORMANCE.md, ninth session): after the loads of
+// Where the reorders call it is measured on the H100: after the loads of
 // the tables, except with EARLY_VALUES, where it follows the keys' loads. The other way round
 // they lost 2.3% (pairs) to 10% (u64 keys) at 2^24 keys on the H100.
 void keysToSortOrder(inout Key keys[KEYS_PER_THREAD], DigitMap map) {

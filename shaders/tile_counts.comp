@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // The first step of every multi-tile sort: how many keys of each digit value of the first pass each tile
 // holds (later passes' counts are made by the reorder before them). Writes counts table

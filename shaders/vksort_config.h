@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* vksort: constants and layouts shared by the GLSL shaders and the C++ host.
  *
  * This file is the single source of truth for everything both sides must agree on: the digit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* vksort: the kernels, a row each. shaders/CMakeLists.txt compiles every SPIR-V variant from these
  * rows and src/kernels.hpp turns them into the Kernel enum and the table from which the sorter
  * creates, lists, picks and destroys its pipelines and sizes their shared memory;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bindings: the descriptor sets that connect one set of caller buffers to the pipelines.
 #include <new>
 #include <string>

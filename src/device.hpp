@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a physical device offers, read once at sorter creation.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "diagnostics.hpp"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Invalid usage and error messages. See ERRORS in include/vksort/vksort.h.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Vulkan functions vksort calls, loaded through the caller's vkGetInstanceProcAddr and
 // vkGetDeviceProcAddr. The library is compiled with VK_NO_PROTOTYPES: no global vk* symbol
 // exists for it to call by mistake, so it works inside a renderer with any loader.

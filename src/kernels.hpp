@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernels as data: shaders/vksort_kernels.h, a row per kernel, read here as the Kernel enum and
 // kKernels. Everything that varies by kernel (its SPIR-V variants, which of them the sorter
 // creates, their names, tiles and shared memory) follows from a row, so adding a kernel is a row

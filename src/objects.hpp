@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the public handles point to. Both are immutable after creation (see THREADS in the
 // public header), except a sorter's count of live bindings: recording only reads them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pipelines.hpp"
 
 #include <cstring>

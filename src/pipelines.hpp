@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pipelines: one descriptor-set layout and pipeline layout shared by every pass, and a compute
 // pipeline per kernel variant the sorter serves (src/kernels.hpp), specialized for the device's
 // tile configuration.

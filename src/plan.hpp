@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Planning: pure arithmetic about tiles, shared memory, passes, dispatch grids and buffer layouts.
 // No Vulkan calls live here, so all of it is unit-tested without a GPU (tests/test_plan.cpp).
 // Which tile a device gets is the tuning table's business (src/tuning.hpp).

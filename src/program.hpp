@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sort as data: a pure function from (sorter configuration, bindings layout, sort request)
 // to the fixed list of steps the recorder replays. Each step carries everything its recording
 // needs (kernel, binding set, complete push constants, launch, timestamps, the barrier after it),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Recording: replays a program (src/program.hpp) into the caller's command buffer.
 #pragma once
 

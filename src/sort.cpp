@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C API's sort entry points (vksortCmdSort, vksortCmdSortIndirect, vksortGetSortResult):
 // they validate a request, plan its passes, describe where the result lands, and hand the
 // program to the recorder (src/record.cpp).

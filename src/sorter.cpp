@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sorter's life cycle and the pure queries about it.
 #include <algorithm>
 #include <new>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Catch2's main for the GPU test binaries: runs the tests, then releases the shared Vulkan
 // objects while the driver is still whole (see vktest::shutdown).
 #define CATCH_CONFIG_RUNNER

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared machinery of vksort's GPU tests.
 //
 // Each Catch2 test case runs in its own process (catch_discover_tests), so the context and the

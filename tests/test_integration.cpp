@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vksort inside a renderer's command buffers: counts produced on the GPU and the documented
 // barrier contract between a producer and a consumer. Everything runs under synchronization
 // validation. (Recording from several threads: test_repeat.cpp; timestamps: test_sort.cpp.)

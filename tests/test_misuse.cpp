@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Invalid usage gets a clear answer: every public function, every documented precondition.
 //
 // Misuse goes to the assert handler (vktest::AssertRecorder records it instead of aborting): the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Each step of a real program (src/program.hpp) alone, recorded by the library's own recorder,
 // against a CPU model of what it must write.
 //

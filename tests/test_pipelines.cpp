@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vksortGetSorterPipelines: the sorter's pipelines as profilers and tools see them, and
 // VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT, whose statistics tools/pipeline-stats reports.
 #include <catch2/catch.hpp>

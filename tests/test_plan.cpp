@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Planning and tuning are pure arithmetic (src/plan.cpp, src/tuning.cpp): tested here without a GPU.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The program of steps (src/program.cpp) is pure data: its properties are checked here without a
 // GPU, for every bit range, both count paths and the indirect program.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Randomized property tests: many random sorts (count, key type, value kind, order, bit range,
 // distribution, capacity, offsets, tile shape), each checked end to end by sortAndCheck.
 //

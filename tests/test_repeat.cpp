@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Repeated and concurrent use: many sorts in one command buffer with only the caller's barriers
 // between them, one scratch shared by several bindings, the same bindings reused at other
 // counts, several submissions in flight, and several threads recording at once (THREADS in the

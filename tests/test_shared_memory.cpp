@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The host's mirror of each kernel's shared memory (src/plan.cpp), which decides whether a tile fits
 // the device, against what the compiled SPIR-V declares: every Workgroup variable's size, with the
 // specialization constants the sorter would pass. A shared array added to or removed from a shader

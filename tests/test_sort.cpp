@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End-to-end sorts against std::stable_sort, with guard bands and validation (support.hpp):
 // sizes at every boundary the data path has, distributions, offsets, tile shapes, devices.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the driver launches when a pipeline requires a subgroup size and full subgroups, probed
 // with a plain shader (no vksort in it), and vksort sorting correctly under the same request.
 //

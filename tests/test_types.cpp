@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every key type, value kind and order; bit ranges; and the floating-point order checked
 // against an IEEE 754 totalOrder written from the standard, not from the bit trick that both
 // vksort and hostdata use.

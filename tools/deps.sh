@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages in tools/packages.txt that are missing (apt-get; sudo when not
 # root). Extra package names may be passed as arguments. Safe to run again: does nothing when
 # everything is there.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Times several builds of sort-test side by side on one device, the way docs/PERFORMANCE.md's
 # kernel work was measured: in each round every build runs the same benchmark points in turn, so
 # whatever drifts during a call (clocks, temperature) falls on every build alike, and the rounds
@@ -8,7 +9,8 @@
 # The arguments after -- are sort-test's benchmark options (--keys, --values, --counts, ...);
 # --bench --no-validation --cpu-max 0 are added, and --warmup 1 --reps 30 unless given. Only the
 # first round verifies (up to sort-test's --verify-max); later rounds pass --verify-max 0.
-# Set RUN to a wrapper that prepares the machine's Vulkan (for example "bash .gpu/run.sh").
+# Set RUN to a wrapper that prepares the machine's Vulkan (for example one that installs the loader
+# and points it at the driver), or leave it empty.
 # Example: tools/gpu-ab.sh old=.gpu/old/sort-test new=build/sort-test -- --keys u32 --counts 2^16,2^24
 set -euo pipefail
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs vksort's checks on a machine with a real GPU, from an existing Release build (the GPU
 # machine may have no compiler). Logs go to $LOGS (default ./gpu-logs), one file per step; the
 # last lines printed summarize every step.
 #   tools/gpu-check.sh [BUILD_DIR] [STEPS...]
 # Steps: tests accept large stress subgroups example startup stats bench (default: all but
 # bench).
-# Set RUN to a wrapper that prepares the machine's Vulkan (for example "bash .gpu/run.sh").
+# Set RUN to a wrapper that prepares the machine's Vulkan (for example one that installs the loader
+# and points it at the driver), or leave it empty.
 # Exit status: 0 when every step passed, 1 when one failed, 2 for an unknown step.
 set -uo pipefail
 all_steps="tests accept large stress subgroups example startup stats bench"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Charts and tables from benchmark JSON: `sort-test --bench --json` (vksort) and `cub-bench --json`.
 
     tools/plot-bench.py vksort.json cub.json --out bench.png   # Gkeys/s against count, one panel per key type

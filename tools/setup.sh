@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The first of vksort's two commands: install what is missing, build (Release, in build/), and
 # run sort-test on the best Vulkan device present (lavapipe when there is no GPU). Arguments
 # are passed to sort-test, e.g. tools/setup.sh --count 16777216 --value u32.

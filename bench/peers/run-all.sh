@@ -12,7 +12,8 @@
 # (vrdx: u32 keys, alone or with u32 values; Fuchsia: u32 and u64 keys, u32 keys with u32 values).
 # Every tool gets --reps $REPS (default 30) --warmup $WARMUP (default 1) --verify-max $VERIFY_MAX
 # (default 2^24) and the same keys (uniform, seed 1).
-# Set RUN to a wrapper that prepares the machine's Vulkan (for example "bash .gpu/run.sh").
+# Set RUN to a wrapper that prepares the machine's Vulkan (for example one that installs the loader
+# and points it at the driver), or leave it empty.
 # Exit status: 0 when every tool that ran succeeded (its points verified), 1 otherwise, 2 bad usage.
 set -uo pipefail
 usage() { sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; }

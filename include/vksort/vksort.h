@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vksort: stable GPU radix sort for Vulkan 1.1, recorded into your command buffers.
  *
  * This header is the whole API and its manual.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A renderer written in C that links the system Vulkan loader (libvulkan, prototypes on) sorts
  * 5000 float keys, descending, as an argsort, and checks them on the host.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A renderer that loads Vulkan with volk (VK_NO_PROTOTYPES: there are no global vk* symbols)
 // sorts 6000 key-value pairs with vksort and checks them on the host.
 //

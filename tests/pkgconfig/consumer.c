@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A renderer that builds without CMake: this file, compiled and linked with nothing but
  * `pkg-config --cflags --libs vksort` (tests/pkgconfig/Makefile), as C99 with the C compiler
  * driver, so the .pc must bring the C++ runtime the static library needs. It loads Vulkan itself

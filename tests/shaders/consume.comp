@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // Test consumer: reads the sorted keys and values and counts order, stability and range
 // violations into a result buffer the host checks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // What a launch really gets: subgroups per workgroup, the size the shader sees, and how many
 // lanes the fullest and emptiest subgroup has (tests/test_subgroups.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // Test producer: writes keys (a hash of the index, so unsorted) and values (the index).
 layout(local_size_x = 64) in;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // Test producer of an indirect count: a compute shader writes the count the sort will read.
 layout(local_size_x = 1) in;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pipeline-stats: the driver's own report on every vksort pipeline (registers, shared memory,
 // spills...) through VK_KHR_pipeline_executable_properties, for tuning without a profiler. It
 // creates a sorter as sort-test does (subgroup size control when offered, the same overrides)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #version 450
 // sort-test's bandwidth reference: a plain coalesced copy, 16 bytes per load and store, four
 // loads in flight per invocation, grid-stride so any size fits one dispatch. It measures what a

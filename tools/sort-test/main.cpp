@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // sort-test: sorts generated keys (and values) on a Vulkan device with vksort and verifies the
 // result against std::stable_sort. Two modes:
 //   default   one configuration, --repeat times, one summary line; exit 0 only if all verified.

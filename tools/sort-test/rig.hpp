@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU side of sort-test: buffers sized for one (key type, value type, capacity), a pristine
 // device-side copy of the input that is restored before every timed sort, and the timing loops.
 #pragma once

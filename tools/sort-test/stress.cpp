@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // sort-test --stress: many random sorts, many per command buffer, across many submissions, each
 // verified against std::stable_sort. Per batch, every sort gets its own bindings on its own
 // ranges of three shared buffers (so the sorts in one command buffer share no memory and need

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // sort-test --stress (see stress.cpp).
 #pragma once
 
