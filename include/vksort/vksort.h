@@ -60,11 +60,11 @@
  *     wherever the result lands (a sort that leaves it in scratch last reads them); include
  *     those stages before you write any of them again.
  *   Between its own dispatches the sort records global memory barriers compute-write ->
- *   compute-read/write (and uniform read). It binds its own compute pipeline, descriptor set 0 with its own
- *   pipeline layout (which, by Vulkan's layout-compatibility rules, can disturb any compute
- *   descriptor set you had bound) and its push constants: rebind the compute pipeline, every
- *   compute descriptor set and the push constants you rely on afterwards. Graphics state is
- *   untouched.
+ *   compute-read/write and uniform read. It binds its own compute pipeline, descriptor set 0
+ *   with its own pipeline layout (which, by Vulkan's layout-compatibility rules, can disturb any
+ *   compute descriptor set you had bound) and its push constants: rebind the compute pipeline,
+ *   every compute descriptor set and the push constants you rely on afterwards. Graphics state
+ *   is untouched.
  *
  * THREADS
  *   A VksortSorter (but for an atomic count of its live bindings) and a VksortBindings are
@@ -186,16 +186,17 @@ typedef enum VksortSorterCreateFlagBits {
      * pipelineExecutableInfo feature enabled (vksort cannot check this: without them pipeline
      * creation is invalid usage). Meant for tuning tools; may slow pipeline creation. */
     VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT = 0x00000002,
-    /* For keys that leave some of their bits unused: view depths in a narrow range, tile ids
-     * packed above depths, Morton codes of a small grid, few distinct keys. Every multi-tile sort
-     * by this sorter finds on the GPU, from the keys it sorts, which 4-bit digits of the sorted bit
-     * range are the same in every key, and leaves out their passes (their reorders return early,
-     * having read only their keys; the dispatches and barriers remain recorded). The result is
+    /* For keys that leave whole 4-bit digits the same in every key: tile ids packed above depths,
+     * counts or indices far below 2^32, Morton codes of a grid much smaller than the key. Every
+     * multi-tile sort by this sorter finds on the GPU, from the keys it sorts, which digits of the
+     * sorted bit range are the same in every key, and leaves out their passes (their reorders
+     * return at once and their scan steps scan stale counts; the dispatches and barriers remain
+     * recorded). The result is
      * the same sort and lands where VksortSortResult says: where an odd number of passes would be
      * left out, one of them runs anyway. The sorter compiles its own variants of the tile-counts,
-     * scan and reorder kernels, which cost a few percent on keys that vary in every digit
-     * (docs/PERFORMANCE.md, "Keys that use few bits"); sorts of at most singleDispatchMaxCount
-     * keys are unchanged. */
+     * scan and reorder kernels, which cost 2-12% on the H100 on keys that vary in every
+     * digit (docs/PERFORMANCE.md, "Keys that use few bits"); sorts of at most
+     * singleDispatchMaxCount keys are unchanged. */
     VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT = 0x00000004,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
