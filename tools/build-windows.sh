@@ -18,7 +18,7 @@ triple=x86_64-w64-mingw32
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/mingw-w64-x86_64.cmake" \
   -DCMAKE_BUILD_TYPE=Release -DVKSORT_WERROR=ON -DVKSORT_BUILD_TESTS=OFF -DVKSORT_BUILD_TOOLS=ON \
-  -DVKSORT_BUILD_EXAMPLES=ON ${VKSORT_CMAKE_ARGS:-}
+  -DVKSORT_BUILD_EXAMPLES=ON "-DEXAMPLE_VOLK_SOURCE_DIR=$build/vksort-host-headers/volk" ${VKSORT_CMAKE_ARGS:-}
 cmake --build "$build"
 
 status=0
