@@ -94,7 +94,6 @@ uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
 #define VKSORT_SKIP_PASSES 0
 #endif
 const bool SKIP_PASSES = VKSORT_SKIP_PASSES != 0;
-bool skipsPasses() { return SKIP_PASSES; }
 
 // The scan step's shape, from the tuning row (vksort_config.h, vksortScanRangeTiles).
 layout(constant_id = kSpecScanOneRangeMaxTiles) const uint SCAN_ONE_RANGE_MAX_TILES = 3072;

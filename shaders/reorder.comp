@@ -162,7 +162,7 @@ void main() {
     // Without VKSORT_SKIP_PASSES every recorded pass runs, as the push constants say.
     uint shift = pc.shift;
     uint running = pc.pass + vksortCeilDiv(pc.endBit - pc.shift, kDigitBits), nextShift = pc.shift + kDigitBits;
-    bool decided = skipsPasses() && (pc.pass != 0u || !inlineScan());
+    bool decided = SKIP_PASSES && (pc.pass != 0u || !inlineScan());
     if (decided) {
         running = passWord(kPassCount);
         if (pc.pass >= running) return; // every key has the same digit in the passes left

@@ -11,7 +11,7 @@
 # first round verifies (up to sort-test's --verify-max); later rounds pass --verify-max 0.
 # Set RUN to a wrapper that prepares the machine's Vulkan (for example one that installs the loader
 # and points it at the driver), or leave it empty.
-# Example: tools/gpu-ab.sh old=.gpu/old/sort-test new=build/sort-test -- --keys u32 --counts 2^16,2^24
+# Example: tools/gpu-ab.sh old=old-build/sort-test new=build/sort-test -- --keys u32 --counts 2^16,2^24
 set -euo pipefail
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
