@@ -230,8 +230,12 @@ void scanRange(uint range, uint tiles) {
 }
 
 void main() {
-    // A pass that does not run (vksort_config.h) still scans its counts table, stale then and read
-    // by nobody: cheaper than a dependent load of the decision before every scan that runs.
+    // A pass that does not run (vksort_config.h) scans nothing. The load of the decision costs a
+    // scan that runs about 0.5 us; scanning the stale counts of 8192 tiles cost a pass that does
+    // not run 8 us (H100, u32 keys with 16 varying bits, 2^24 keys: 0.446 ms against 0.417).
+#if VKSORT_SKIP_PASSES
+    if (pc.pass != 0u && pc.pass >= passWord(kPassCount)) return;
+#endif
     uint tiles = tileCount();
     if (scanRanges(tiles) == 1u) {
         uint total = scanDigit(gl_WorkGroupID.x, 0u, tiles);

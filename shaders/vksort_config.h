@@ -132,7 +132,7 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  * where that skips an odd number of passes, one more (a constant digit's pass is the identity of
  * a stable sort), so that the result lands where the full pass count leaves it. Reorder r (the
  * host records one per pass) sorts the digit at kPassShift + r, or from r = kPassCount
- * on returns at once; the scan step of such a pass scans stale counts that nobody reads. */
+ * on returns at once, as does the scan step of such a pass. */
 VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kPassShift = 0u;          /* kMaxPasses words: the lowest key bit of reorder r's digit */
 VKSORT_CONST kPassCount = 16u;         /* how many reorders run; the others return early */
