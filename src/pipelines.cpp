@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "pipelines.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <exception>
+#include <thread>
+#include <vector>
 
 #include "spirv.hpp"
 
@@ -23,9 +28,10 @@ struct Creator {
     VkPipelineCache cache;
     const PipelineOptions& options;
     VkPipelineLayout layout;
-    std::string* failure;
 
-    VkResult create(const SpirvBlob& blob, const TileConfig& tile, VkPipeline* pipeline) const {
+    // Compiles one variant; on failure names the call that failed in *failure. Safe to call from
+    // several threads at once (Vulkan lets pipelines of one device be created concurrently).
+    VkResult create(const SpirvBlob& blob, const TileConfig& tile, VkPipeline* pipeline, std::string* failure) const {
         const char* name = blob.name;
         VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
         moduleInfo.codeSize = blob.wordCount * sizeof(uint32_t);
@@ -103,31 +109,74 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
         return result;
     }
 
-    Creator creator{fn, device, allocator, cache, options, p.layout, failure};
-    for (uint32_t kernel = 0; kernel < kKernelCount && result == VK_SUCCESS; ++kernel) {
+    // The variants the served formats need, in the table's order.
+    struct Job {
+        const SpirvBlob* blob;
+        const TileConfig* tile;
+        VkPipeline* pipeline;
+        VkResult result = VK_SUCCESS;
+        std::string failure;
+    };
+    std::vector<Job> jobs;
+    for (uint32_t kernel = 0; kernel < kKernelCount; ++kernel) {
         const KernelInfo& info = kKernels[kernel];
-        for (uint32_t k = 0; k < (info.perKeyWidth ? kKeyWidths : 1) && result == VK_SUCCESS; ++k) {
+        for (uint32_t k = 0; k < (info.perKeyWidth ? kKeyWidths : 1); ++k) {
             if (info.perKeyWidth && !options.keyWidths[k]) continue;
             const TileConfig& tile = info.tile == KernelTile::Single ? options.singleTiles[k]
                                      : info.tile == KernelTile::Scan ? options.scanTile
                                                                      : options.tile;
-            for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1) && result == VK_SUCCESS; ++v) {
+            for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1); ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;
                 const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle, options.skipPasses);
                 const SpirvBlob* blob = findSpirv(name.c_str());
                 if (blob == nullptr) {
                     *failure = "embedded SPIR-V " + name + " is missing";
-                    result = VK_ERROR_INITIALIZATION_FAILED;
-                    break;
+                    destroyPipelines(fn, device, allocator, &p);
+                    return VK_ERROR_INITIALIZATION_FAILED;
                 }
                 p.name[kernel][k][v] = blob->name;
-                result = creator.create(*blob, tile, &p.pipeline[kernel][k][v]);
+                jobs.push_back(Job{blob, &tile, &p.pipeline[kernel][k][v]});
             }
         }
     }
-    if (result != VK_SUCCESS) {
-        destroyPipelines(fn, device, allocator, &p);
-        return result;
+
+    // The driver's compilation is most of the time: each pipeline is compiled on its own, the
+    // calling thread and up to one helper thread per further pipeline taking the next one left,
+    // so that creation takes about as long as the slowest pipeline rather than the sum of all
+    // (one format on the H100: 0.7-1.1 s one after another, about the single-workgroup sort's
+    // 0.26-0.39 s at once). A helper that cannot be started leaves its share to the others.
+    Creator creator{fn, device, allocator, cache, options, p.layout};
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i = next++; i < jobs.size(); i = next++) {
+            Job& job = jobs[i];
+            job.result = creator.create(*job.blob, *job.tile, job.pipeline, &job.failure);
+        }
+    };
+    std::vector<std::thread> helpers;
+    if (options.threaded && jobs.size() > 1) {
+        const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+        const size_t wanted = std::min(jobs.size(), hardware) - 1;
+        try {
+            helpers.reserve(wanted);
+        } catch (const std::exception&) {
+        }
+        for (size_t t = 0; t < wanted; ++t) {
+            try {
+                helpers.emplace_back(work);
+            } catch (const std::exception&) {
+                break;
+            }
+        }
+    }
+    work();
+    for (std::thread& helper : helpers) helper.join();
+    for (const Job& job : jobs) {
+        if (job.result != VK_SUCCESS) {
+            *failure = job.failure;
+            destroyPipelines(fn, device, allocator, &p);
+            return job.result;
+        }
     }
     *pipelines = p;
     return VK_SUCCESS;

@@ -43,9 +43,12 @@ struct PipelineOptions {
     bool keyWidths[kKeyWidths] = {true, true};
     bool valueWidths[kValueWidths] = {true, true, true};
     bool captureStatistics = false;    // VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
+    // Compile on helper threads too (not VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT).
+    bool threaded = true;
 };
 
-// Creates every pipeline; on failure destroys what it made and names the failing object.
+// Creates every pipeline (with options.threaded, on helper threads as well as the calling one,
+// all joined before it returns); on failure destroys what it made and names the failing object.
 VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,
                          VkPipelineCache cache, const PipelineOptions& options, Pipelines* pipelines,
                          std::string* failure);

@@ -54,7 +54,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     VKSORT_REQUIRE(info.pfnGetInstanceProcAddr != nullptr, "pfnGetInstanceProcAddr must not be NULL");
     VKSORT_REQUIRE((info.flags & ~VkFlags(VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT |
                                           VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT |
-                                          VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT)) == 0,
+                                          VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT |
+                                          VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT)) == 0,
                    "flags holds unknown bits");
     VKSORT_REQUIRE((info.keyTypes & ~kAllKeyTypes) == 0, "keyTypes holds bits of no VksortKeyType");
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
@@ -128,6 +129,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
         if ((valueTypes & VKSORT_VALUE_TYPE_BIT(t)) != 0) options.valueWidths[valueWidthIndex(VksortValueType(t))] = true;
     }
     options.captureStatistics = (info.flags & VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT) != 0;
+    options.threaded = (info.flags & VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT) == 0;
 
     VksortSorter sorter = new (std::nothrow) VksortSorter_T;
     if (sorter == nullptr) return fail(info, VK_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <tuple>
 
 #include "guard.hpp"
@@ -76,6 +77,7 @@ void VKAPI_PTR recordAssert(const char* message, void*) { g_asserts.emplace_back
 // ---- The command spy ----------------------------------------------------------------------
 
 CommandLog g_log;
+std::mutex g_pipelinesLock; // vksortCreateSorter creates pipelines on several threads
 PFN_vkCmdBindPipeline realBindPipeline;
 PFN_vkCmdBindDescriptorSets realBindDescriptorSets;
 PFN_vkCmdPushConstants realPushConstants;
@@ -148,7 +150,10 @@ VKAPI_ATTR VkResult VKAPI_CALL spyCreateComputePipelines(VkDevice device, VkPipe
                                                          const VkComputePipelineCreateInfo* infos,
                                                          const VkAllocationCallbacks* allocator,
                                                          VkPipeline* pipelines) {
-    g_log.pipelines += count;
+    {
+        std::lock_guard<std::mutex> lock(g_pipelinesLock);
+        g_log.pipelines += count;
+    }
     return realCreateComputePipelines(device, cache, count, infos, allocator, pipelines);
 }
 

@@ -88,7 +88,8 @@ struct MessageLog {
 // The command spy: a vkGetDeviceProcAddr that hands vksort counting wrappers of the commands it
 // records and of the descriptor-pool and pipeline creation, so a test can see what a call did:
 // nothing at all after invalid usage, or a grid split into rows past 65535 workgroups.
-// (One log per process: the tests are single-threaded where they read it.)
+// (One log per process: the tests are single-threaded where they read it. The sorter creates its
+// pipelines on several threads; their count is added under a lock, and read after they joined.)
 struct CommandLog {
     uint32_t commands = 0;                         // every vkCmd* call
     std::vector<std::array<uint32_t, 3>> dispatches; // vkCmdDispatch group counts, in order

@@ -94,6 +94,20 @@ TEST_CASE("sorter pipelines: count, VK_INCOMPLETE, unique names and pipelines", 
     vktest::requireCleanValidation();
 }
 
+TEST_CASE("pipeline creation on the calling thread alone makes the same pipelines", "[pipelines]") {
+    // The default compiles concurrently (the case above); the flag compiles one after another.
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(vktest::context());
+    info.flags |= VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT;
+    VksortSorter serial = VK_NULL_HANDLE;
+    REQUIRE(vksortCreateSorter(&info, &serial) == VK_SUCCESS);
+    std::vector<VksortPipelineInfo> one = checkedPipelines(serial);
+    std::vector<VksortPipelineInfo> concurrent = checkedPipelines(vktest::sorter());
+    REQUIRE(one.size() == concurrent.size());
+    for (size_t i = 0; i < one.size(); ++i) CHECK(std::string(one[i].name) == concurrent[i].name);
+    vksortDestroySorter(serial);
+    vktest::requireCleanValidation();
+}
+
 TEST_CASE("capture statistics: every listed pipeline has executables with statistics", "[pipelines]") {
     vkctx::ContextOptions options;
     options.pipelineStatistics = true;

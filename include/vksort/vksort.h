@@ -189,15 +189,23 @@ typedef enum VksortSorterCreateFlagBits {
     /* For keys that leave whole 4-bit digits the same in every key: tile ids packed above depths,
      * counts or indices far below 2^32, Morton codes of a grid much smaller than the key. Every
      * multi-tile sort by this sorter finds on the GPU, from the keys it sorts, which digits of the
-     * sorted bit range are the same in every key, and leaves out their passes (their reorders
-     * return at once and their scan steps scan stale counts; the dispatches and barriers remain
-     * recorded). The result is
+     * sorted bit range are the same in every key, and leaves out their passes (their scan steps
+     * and reorders return at once; the dispatches and barriers remain recorded). The result is
      * the same sort and lands where VksortSortResult says: where an odd number of passes would be
      * left out, one of them runs anyway. The sorter compiles its own variants of the tile-counts,
      * scan and reorder kernels, which cost 2-12% on the H100 on keys that vary in every
      * digit (docs/PERFORMANCE.md, "Keys that use few bits"); sorts of at most
      * singleDispatchMaxCount keys are unchanged. */
     VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT = 0x00000004,
+    /* Without this flag vksortCreateSorter compiles its pipelines concurrently: on the calling
+     * thread and on up to one helper thread per further pipeline (at most the host's hardware
+     * threads in all), all joined before it returns, so that creation takes about as long as the
+     * slowest pipeline rather than their sum. pAllocationCallbacks and pipelineCache are then
+     * used from several threads at once: a VkPipelineCache is safe for that unless it was
+     * created with VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT, and allocation
+     * callbacks must be thread-safe. With this flag every pipeline is compiled on the calling
+     * thread, one after another, and no thread is started. */
+    VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT = 0x00000008,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
 
@@ -221,8 +229,9 @@ typedef struct VksortSorterCreateInfo {
     /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
     const VkAllocationCallbacks* pAllocationCallbacks;
     /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
-     * every pipeline the served formats need (5 to 16; see keyTypes), which is the driver's
-     * shader compilation and the bulk of vksortCreateSorter's time (docs/PERFORMANCE.md has
+     * every pipeline the served formats need (5 to 16; see keyTypes), concurrently unless
+     * VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT is set; that is the driver's shader
+     * compilation and the bulk of vksortCreateSorter's time (docs/PERFORMANCE.md has
      * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) lets the driver
      * skip that compilation; so does the driver's own disk cache, where it has one. */
     VkPipelineCache pipelineCache;
@@ -257,7 +266,9 @@ typedef struct VksortSorterCreateInfo {
 } VksortSorterCreateInfo;
 
 /* Creates a sorter: checks the device, compiles the pipelines (this can take a while; pass a
- * pipeline cache to reuse the work). Returns VK_ERROR_INITIALIZATION_FAILED for an instance
+ * pipeline cache to reuse the work; they are compiled on several threads at once unless
+ * VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT is set, and those threads have ended when it
+ * returns). Returns VK_ERROR_INITIALIZATION_FAILED for an instance
  * or device below Vulkan 1.1, an entry point the proc-address functions cannot load or a
  * shader variant missing from the library, VK_ERROR_FEATURE_NOT_PRESENT when the device lacks
  * a required subgroup capability, when VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set on

@@ -43,6 +43,7 @@ struct Options {
     bool stress = false;
     bool allFormats = false;     // --all-formats: the sorter compiles every format's pipelines
     bool skipConstantDigits = false; // --skip-constant-digits: VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT
+    bool callingThreadOnly = false;  // --calling-thread-only: VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT
     double createMs = 0;         // wall time of vksortCreateSorter
     StressOptions stressOptions;
     // --bench
@@ -74,6 +75,8 @@ void usage() {
         "                            GPU (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT)\n"
         "  --all-formats             create the sorter for every key and value type (default: only\n"
         "                            those sorted; the summary gives the creation time either way)\n"
+        "  --calling-thread-only     compile the sorter's pipelines one after another on the calling\n"
+        "                            thread (VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT)\n"
         "  --subgroup-size S         require subgroup size S, a power of two in the device's range for\n"
         "                            compute (needs subgroup size control)\n"
         "  --workgroup-size W, --keys-per-thread K   tile overrides\n"
@@ -151,6 +154,7 @@ void parse(int argc, char** argv, Options* o) {
         if (a == "--bench") return toolutil::setFlag(&o->bench);
         if (a == "--all-formats") return toolutil::setFlag(&o->allFormats);
         if (a == "--skip-constant-digits") return toolutil::setFlag(&o->skipConstantDigits);
+        if (a == "--calling-thread-only") return toolutil::setFlag(&o->callingThreadOnly);
         if (a == "--no-validation") {
             o->context.validation = false;
             return Parsed::Ok;
@@ -290,6 +294,7 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     info.keysPerThread = o->keysPerThread;
     info.pfnMessageCallback = printMessage;
     if (o->skipConstantDigits) info.flags |= VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT;
+    if (o->callingThreadOnly) info.flags |= VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT;
     if (!o->stress && !o->allFormats) {
         for (VksortKeyType k : o->bench ? o->sweep.keyTypes : std::vector<VksortKeyType>{o->keyType}) {
             info.keyTypes |= VKSORT_KEY_TYPE_BIT(k);
@@ -339,10 +344,11 @@ std::string firstStep(const VksortSorterProperties& p, uint32_t count, bool indi
 }
 
 std::string formatsNote(const Options& o) {
-    char text[96];
-    std::snprintf(text, sizeof text, "sorter created in %.1f ms (%s%s)", o.createMs,
+    char text[128];
+    std::snprintf(text, sizeof text, "sorter created in %.1f ms (%s%s%s)", o.createMs,
                   o.stress || o.allFormats ? "all formats" : "these formats only",
-                  o.skipConstantDigits ? ", skipping constant digits" : "");
+                  o.skipConstantDigits ? ", skipping constant digits" : "",
+                  o.callingThreadOnly ? ", on the calling thread" : "");
     return text;
 }
 
