@@ -277,6 +277,34 @@ uvec2 orderedWords(OrderedKey ordered) {
 // dispatch) to pc.endBit. A mask, bit p for pass p.
 uint runningPasses(uvec2 bits) { return vksortRunningPasses(bits.x, bits.y, pc.shift, pc.endBit); }
 
+#if VKSORT_SKIP_PASSES
+// The varying bits a workgroup gathers (the tile-counts step its keys', the deciding step every
+// tile's): clearVarying() zeroes them (publish with a barrier), every invocation may then
+// addVarying() its bits (a subgroup OR, one atomic per word per subgroup), and after a barrier
+// gatheredVarying() reads the OR of all.
+shared uint s_varying[2];
+void clearVarying() {
+    if (gl_LocalInvocationIndex < 2u) s_varying[gl_LocalInvocationIndex] = 0u;
+}
+void addVarying(uvec2 bits) {
+    bits = subgroupOr(bits);
+    if (subgroupElect()) {
+        if (bits.x != 0u) atomicOr(s_varying[0], bits.x);
+        if (bits.y != 0u) atomicOr(s_varying[1], bits.y);
+    }
+}
+uvec2 gatheredVarying() { return uvec2(s_varying[0], s_varying[1]); }
+// This invocation's share of the OR of tiles [begin, end)'s varying bits (the tile-counts step's
+// words), the tiles striped over the workgroup.
+uvec2 tilesVarying(uint begin, uint end) {
+    uvec2 bits = uvec2(0u);
+    for (uint tile = begin + gl_LocalInvocationIndex; tile < end; tile += gl_WorkGroupSize.x) {
+        bits |= uvec2(tables[varyingEntry(tile)], tables[varyingEntry(tile) + 1u]);
+    }
+    return bits;
+}
+#endif
+
 // Writes them for the later steps: how many reorders run and the digit of each, one word per
 // invocation, every word of the uniform buffer's range (a reorder past the count reads its own
 // word too). Every invocation of the writing workgroup calls it.

@@ -34,10 +34,6 @@ shared uint s_tilePrefix[kRadix];
 // tiles its run touches, next digit).
 shared uint s_nextCounts[kNextCountSlots];
 shared uint s_firstDestinationTile[kRadix];
-#if VKSORT_SKIP_PASSES
-// The first reorder with an inline scan: the OR of every tile's varying bits.
-shared uint s_varying[2];
-#endif
 
 bool inlineScan() {
     return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoInlineScan] != 0u : (pc.flags & kFlagInlineScan) != 0u;
@@ -63,21 +59,11 @@ void fetchDigitStarts(uint tile, uint tiles) {
             s_tilePrefix[invocation] = 0u;
         }
 #if VKSORT_SKIP_PASSES
-        if (invocation < 2u) s_varying[invocation] = 0u;
+        clearVarying(); // the first reorder: the OR of every tile's varying bits
 #endif
         barrier();
 #if VKSORT_SKIP_PASSES
-        if (pc.pass == 0u) {
-            uvec2 bits = uvec2(0u);
-            for (uint t = invocation; t < tiles; t += gl_WorkGroupSize.x) {
-                bits |= uvec2(tables[varyingEntry(t)], tables[varyingEntry(t) + 1u]);
-            }
-            bits = subgroupOr(bits);
-            if (subgroupElect()) {
-                if (bits.x != 0u) atomicOr(s_varying[0], bits.x);
-                if (bits.y != 0u) atomicOr(s_varying[1], bits.y);
-            }
-        }
+        if (pc.pass == 0u) addVarying(tilesVarying(0u, tiles));
 #endif
         uint quad = invocation % 4u, lanes = gl_WorkGroupSize.x / 4u;
         uvec4 all = uvec4(0u), before = uvec4(0u);
@@ -184,7 +170,7 @@ void main() {
     rankTile(false); // (its barriers also publish the shared words written above)
 #if VKSORT_SKIP_PASSES
     if (!decided) {
-        uint passes = runningPasses(uvec2(s_varying[0], s_varying[1]));
+        uint passes = runningPasses(gatheredVarying());
         running = vksortRunningPassCount(passes);
         nextShift = vksortRunningPassShift(passes, pc.shift, 1u);
         if (tile == 0u) publishRunningPasses(passes);

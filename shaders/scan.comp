@@ -38,24 +38,14 @@ shared uint s_subgroupCounts[MAX_SUBGROUPS * kRadix];
 shared uint s_carry[kRadix];
 shared uint s_ticket;
 #if VKSORT_SKIP_PASSES
-// The varying bits of the tiles this workgroup reduced.
-shared uint s_varying[2];
-
 // The OR of tiles [begin, end)'s varying bits. Every invocation calls it (it has barriers).
 uvec2 reduceVarying(uint begin, uint end) {
-    if (gl_LocalInvocationIndex < 2u) s_varying[gl_LocalInvocationIndex] = 0u;
-    uvec2 bits = uvec2(0u);
-    for (uint tile = begin + gl_LocalInvocationIndex; tile < end; tile += gl_WorkGroupSize.x) {
-        bits |= uvec2(tables[varyingEntry(tile)], tables[varyingEntry(tile) + 1u]);
-    }
-    bits = subgroupOr(bits);
+    clearVarying();
+    uvec2 bits = tilesVarying(begin, end);
     barrier(); // s_varying is zeroed
-    if (subgroupElect()) {
-        if (bits.x != 0u) atomicOr(s_varying[0], bits.x);
-        if (bits.y != 0u) atomicOr(s_varying[1], bits.y);
-    }
+    addVarying(bits);
     barrier();
-    return uvec2(s_varying[0], s_varying[1]);
+    return gatheredVarying();
 }
 #endif
 
@@ -213,18 +203,13 @@ void scanRange(uint range, uint tiles) {
 #if VKSORT_SKIP_PASSES
     if (decides) {
         // The ranges' varying bits, an invocation per range (at most kScanRanges).
-        if (invocation < 2u) s_varying[invocation] = 0u;
+        clearVarying();
         barrier();
-        uvec2 bits = invocation < ranges ? uvec2(rangeWords[rangeVaryingEntry(invocation)],
-                                                 rangeWords[rangeVaryingEntry(invocation) + 1u])
-                                         : uvec2(0u);
-        bits = subgroupOr(bits);
-        if (subgroupElect()) {
-            if (bits.x != 0u) atomicOr(s_varying[0], bits.x);
-            if (bits.y != 0u) atomicOr(s_varying[1], bits.y);
-        }
+        addVarying(invocation < ranges ? uvec2(rangeWords[rangeVaryingEntry(invocation)],
+                                               rangeWords[rangeVaryingEntry(invocation) + 1u])
+                                       : uvec2(0u));
         barrier();
-        publishRunningPasses(runningPasses(uvec2(s_varying[0], s_varying[1])));
+        publishRunningPasses(runningPasses(gatheredVarying()));
     }
 #endif
 }

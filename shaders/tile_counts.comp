@@ -23,9 +23,6 @@
 layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
 
 shared uint s_tileCounts[kRadix];
-#if VKSORT_SKIP_PASSES
-shared uint s_varying[2]; // the tile's varying bits
-#endif
 
 // 4-bit counter of digit d: bits 4 (d & 7) of word d >> 3. Holds 15 keys.
 void countDigit(uint digit, inout uvec2 nibbles) {
@@ -56,7 +53,7 @@ void main() {
 
     if (gl_LocalInvocationIndex < kRadix) s_tileCounts[gl_LocalInvocationIndex] = 0u;
 #if VKSORT_SKIP_PASSES
-    if (gl_LocalInvocationIndex < 2u) s_varying[gl_LocalInvocationIndex] = 0u;
+    clearVarying(); // the tile's varying bits
 #endif
     OrderedKey reference = SKIP_PASSES ? orderedKey(keysIn[0], map) : OrderedKey(0u);
     // The first scan step's ticket; each scan step leaves it 0 for the next.
@@ -97,11 +94,7 @@ void main() {
     uvec4 even = subgroupAdd(counters & 0x00FF00FFu);
     uvec4 odd = subgroupAdd((counters >> 8u) & 0x00FF00FFu);
 #if VKSORT_SKIP_PASSES
-    uvec2 tileVarying = subgroupOr(orderedWords(differs));
-    if (subgroupElect()) {
-        if (tileVarying.x != 0u) atomicOr(s_varying[0], tileVarying.x);
-        if (tileVarying.y != 0u) atomicOr(s_varying[1], tileVarying.y);
-    }
+    addVarying(orderedWords(differs));
 #endif
     if (subgroupElect()) {
         [[unroll]] for (uint w = 0u; w < 4u; ++w) {
@@ -117,7 +110,7 @@ void main() {
         tables[countEntry(pc.countTable, digit, tile)] = s_tileCounts[digit];
         tables[countEntry(pc.zeroCountTable, digit, tile)] = 0u;
 #if VKSORT_SKIP_PASSES
-        if (digit < 2u) tables[varyingEntry(tile) + digit] = s_varying[digit];
+        if (digit < 2u) tables[varyingEntry(tile) + digit] = gatheredVarying()[digit];
 #endif
     }
 }

@@ -47,7 +47,7 @@ VKSORT_CONST kSpecKeysPerThread = 1u;  /* tile = workgroup size * keys per threa
 VKSORT_CONST kSpecMaxSubgroups = 2u;   /* upper bound of gl_NumSubgroups, sizes shared arrays */
 VKSORT_CONST kSpecFullSubgroups = 3u;  /* 1: created with REQUIRE_FULL_SUBGROUPS, lanes are dense */
 VKSORT_CONST kSpecExchangeBuffers = 4u; /* 1 or 2 tile-sized exchange buffers in shared memory (rank.glsl) */
-/* The scan step's shape (the tuning row's scan fields, src/plan.hpp): see vksortScanRangeTiles. */
+/* The scan step's shape (the tuning row's scan fields, src/tuning.hpp): see vksortScanRangeTiles. */
 VKSORT_CONST kSpecScanOneRangeMaxTiles = 5u;
 VKSORT_CONST kSpecScanRangeMinTiles = 6u;
 VKSORT_CONST kSpecScanItemsPerThread = 7u;
@@ -206,7 +206,7 @@ VKSORT_CONST kNextCountSlots = kRadix * 2u * kRadix;
  * each, which scans all 16 digits of its range, a tile's 64 bytes per invocation, so that the step
  * reads and writes whole cache lines on many multiprocessors; it writes the range's totals, and
  * the last workgroup to finish scans those and writes the pass's digit totals. The two limits and
- * itemsPerThread are the tuning row's (src/plan.hpp); the shaders get them as specialization
+ * itemsPerThread are the tuning row's (src/tuning.hpp); the shaders get them as specialization
  * constants. */
 VKSORT_FUNC VKSORT_U32 vksortScanRangeTiles(VKSORT_U32 tiles, VKSORT_U32 oneRangeMaxTiles, VKSORT_U32 rangeMinTiles) {
     return tiles <= oneRangeMaxTiles ? tiles
