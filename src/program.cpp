@@ -47,6 +47,7 @@ struct Builder {
             s.grid = gridFor(c.numTiles, in.maxWorkgroupCountX);
         }
         s.barrier = in.indirect ? Barrier::ComputeAndIndirect : Barrier::Compute;
+        s.uniformReads = in.skipPasses;
         return s;
     }
 

@@ -41,6 +41,9 @@ struct Step {
     uint32_t firstTimestamp = 0; // timestamps written after the step: [first, first + count)
     uint32_t timestampCount = 0;
     Barrier barrier = Barrier::None;
+    // The barrier also makes compute writes visible to uniform-buffer reads: the _skip kernels
+    // read the passes that run through kBindingPasses. The other kernels never read it.
+    bool uniformReads = false;
 };
 
 // Copy, setup, single-workgroup sort, tile counts, then per pass a scan and a reorder.

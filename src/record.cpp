@@ -14,14 +14,14 @@ VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bin
     return sorter.pipelines.get(kernel, keyWidthIndex(bindings.keyType), valueWidthIndex(bindings.valueType));
 }
 
-void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind) {
+void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind, bool uniformReads) {
     if (kind == Barrier::None) return;
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     VkPipelineStageFlags srcStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
     VkPipelineStageFlags dstStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
     barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    // (The tables' first words are also read as a uniform buffer: kBindingPasses.)
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    if (uniformReads) barrier.dstAccessMask |= VK_ACCESS_UNIFORM_READ_BIT;
     if (kind == Barrier::TransferToCompute) {
         srcStages = VK_PIPELINE_STAGE_TRANSFER_BIT;
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -63,7 +63,7 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
         }
     }
     writeTimestamps(cmd, fn, timestamps, step.firstTimestamp, step.timestampCount);
-    recordBarrier(cmd, fn, step.barrier);
+    recordBarrier(cmd, fn, step.barrier, step.uniformReads);
 }
 
 void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,

@@ -45,8 +45,9 @@
  * SYNCHRONIZATION CONTRACT (for vksortCmdSort; vksortCmdSortIndirect adds a transfer, see there)
  *   The recorded commands are compute dispatches (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) that
  *   read and write the keys, values and scratch buffers as storage buffers
- *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT); the scratch buffer's first bytes
- *   are also read as a uniform buffer (VK_ACCESS_UNIFORM_READ_BIT), written only by the sort.
+ *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT); with
+ *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the scratch buffer's first bytes are also read
+ *   as a uniform buffer (VK_ACCESS_UNIFORM_READ_BIT), written only by the sort.
  *   Before: make your writes of keys and values available to COMPUTE_SHADER reads, and order
  *     every earlier access to keys, values and scratch before COMPUTE_SHADER writes: the sort
  *     writes your keys and values too (odd passes write back into them, argsort overwrites
