@@ -84,14 +84,16 @@ layout(set = 0, binding = kBindingValuesIn, std430) VKSORT_RESTRICT readonly buf
 layout(set = 0, binding = kBindingValuesOut, std430) VKSORT_RESTRICT writeonly buffer ValuesOut { Value valuesOut[]; };
 #endif
 layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint tables[]; };
-// The passes that run (the tables' first kPassWords words; vksort_config.h), read-only.
-layout(set = 0, binding = kBindingPasses, std140) uniform Passes { uvec4 passWords[kPassWords / 4u]; };
-uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
 // The "_skip" variants (VKSORT_SKIP_PASSES 1, for sorters created with
 // VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) decide on the GPU which passes run
 // (vksort_config.h); the others run every pass and compile none of that code.
 #ifndef VKSORT_SKIP_PASSES
 #define VKSORT_SKIP_PASSES 0
+#endif
+#if VKSORT_SKIP_PASSES
+// The passes that run (the tables' first kPassWords words; vksort_config.h), read-only.
+layout(set = 0, binding = kBindingPasses, std140) uniform Passes { uvec4 passWords[kPassWords / 4u]; };
+uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
 #endif
 const bool SKIP_PASSES = VKSORT_SKIP_PASSES != 0;
 

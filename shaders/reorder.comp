@@ -148,13 +148,15 @@ void main() {
     // Without VKSORT_SKIP_PASSES every recorded pass runs, as the push constants say.
     uint shift = pc.shift;
     uint running = pc.pass + vksortCeilDiv(pc.endBit - pc.shift, kDigitBits), nextShift = pc.shift + kDigitBits;
-    bool decided = SKIP_PASSES && (pc.pass != 0u || !inlineScan());
+#if VKSORT_SKIP_PASSES
+    bool decided = pc.pass != 0u || !inlineScan();
     if (decided) {
         running = passWord(kPassCount);
         if (pc.pass >= running) return; // every key has the same digit in the passes left
         if (pc.pass != 0u) shift = passWord(kPassShift + pc.pass);
         nextShift = passWord(kPassShift + min(pc.pass + 1u, kMaxPasses - 1u));
     }
+#endif
     uint tileBase = tile * TILE_SIZE;
     uint valid = min(TILE_SIZE, elementCount() - tileBase);
     TileLayout place = tileLayout(KEYS_PER_THREAD);

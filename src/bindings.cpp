@@ -76,11 +76,13 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
                                    scratchAlignment(*sorter));
 
     const Functions& fn = sorter->fn;
+    // The passes that run, a uniform buffer, only for a sorter whose kernels read them.
     const VkDescriptorPoolSize poolSizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetCount * (kBindingCount - 1)},
                                               {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetCount}};
+    static_assert(kBindingPasses == kBindingCount - 1, "the uniform buffer is the last binding");
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = kSetCount;
-    poolInfo.poolSizeCount = 2;
+    poolInfo.poolSizeCount = sorter->skipPasses ? 2 : 1;
     poolInfo.pPoolSizes = poolSizes;
     result = fn.vkCreateDescriptorPool(sorter->device, &poolInfo, sorter->allocator(), &bindings->pool);
     if (result != VK_SUCCESS) {
@@ -135,7 +137,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
             write(bindings->sets[set], kBindingValuesOut, directions[set].valuesOut);
         }
         write(bindings->sets[set], kBindingTables, &tables);
-        write(bindings->sets[set], kBindingPasses, &passes);
+        if (sorter->skipPasses) write(bindings->sets[set], kBindingPasses, &passes);
     }
     fn.vkUpdateDescriptorSets(sorter->device, writeCount, writes, 0, nullptr);
     ++sorter->liveBindings;

@@ -61,7 +61,7 @@
  *     wherever the result lands (a sort that leaves it in scratch last reads them); include
  *     those stages before you write any of them again.
  *   Between its own dispatches the sort records global memory barriers compute-write ->
- *   compute-read/write and uniform read. It binds its own compute pipeline, descriptor set 0
+ *   compute-read/write (and uniform read, for a sorter that skips constant digits). It binds its own compute pipeline, descriptor set 0
  *   with its own pipeline layout (which, by Vulkan's layout-compatibility rules, can disturb any
  *   compute descriptor set you had bound) and its push constants: rebind the compute pipeline,
  *   every compute descriptor set and the push constants you rely on afterwards. Graphics state
@@ -375,12 +375,15 @@ typedef struct VksortMemoryRequirements {
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
-     * tables (each tile's digit counts and varying bits); the first 80 bytes of the tables are
-     * also bound as a uniform buffer. Its contents
+     * tables (each tile's digit counts and varying bits); for a sorter created with
+     * VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of the tables are also
+     * bound as a uniform buffer (the reported usage and alignment allow it for every sorter, so
+     * one scratch buffer serves either kind). Its contents
      * need no initialization and are garbage afterwards, except where a sort with an odd pass
      * count left its result (see VksortSortResult). The reported usage is storage, uniform,
      * indirect and transfer-destination; only vksortCmdSortIndirect uses the last two, so a scratch
-     * buffer used only with vksortCmdSort needs storage and uniform alone. */
+     * buffer used only with vksortCmdSort needs storage and uniform alone (storage alone, for a
+     * sorter that does not skip constant digits). */
     VksortBufferRequirements scratch;
 } VksortMemoryRequirements;
 
