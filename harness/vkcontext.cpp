@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -96,6 +97,54 @@ bool hasDeviceExtension(VkPhysicalDevice device, const char* name) {
     return false;
 }
 
+// The VkBool32 members of a feature structure, from `first` to the end: every feature that
+// `want` asks for and `have` lacks is named by its index in `missing`.
+template <typename T>
+void compareFeatures(const T& want, const T& have, size_t first, const char* label, std::vector<std::string>* missing) {
+    const auto* w = reinterpret_cast<const unsigned char*>(&want);
+    const auto* h = reinterpret_cast<const unsigned char*>(&have);
+    for (size_t offset = first, i = 0; offset + sizeof(VkBool32) <= sizeof(T); offset += sizeof(VkBool32), ++i) {
+        VkBool32 a = VK_FALSE, b = VK_FALSE;
+        std::memcpy(&a, w + offset, sizeof a);
+        std::memcpy(&b, h + offset, sizeof b);
+        if (a == VK_TRUE && b != VK_TRUE) missing->push_back(std::string(label) + " feature #" + std::to_string(i));
+    }
+}
+
+// What `device`, used through Vulkan `api`, lacks of `r`: a list such as "Vulkan 1.3,
+// VK_KHR_push_descriptor, Vulkan 1.2 feature #7", empty when it has everything.
+std::string missingRequirements(VkPhysicalDevice device, uint32_t api, const DeviceRequirements& r) {
+    std::vector<std::string> missing;
+    if (api < r.apiVersion) {
+        missing.push_back("Vulkan " + std::to_string(VK_API_VERSION_MAJOR(r.apiVersion)) + "." +
+                          std::to_string(VK_API_VERSION_MINOR(r.apiVersion)));
+    }
+    for (const std::string& e : r.extensions) {
+        if (!hasDeviceExtension(device, e.c_str())) missing.push_back(e);
+    }
+    // What the device offers (each versioned structure only where the device has its version).
+    VkPhysicalDeviceVulkan11Features have11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan13Features have13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    if (api >= VK_API_VERSION_1_2) {
+        have.pNext = &have11;
+        have11.pNext = &have12;
+        if (api >= VK_API_VERSION_1_3) have12.pNext = &have13;
+    }
+    vkGetPhysicalDeviceFeatures2(device, &have);
+    compareFeatures(r.features10, have.features, 0, "Vulkan 1.0", &missing);
+    compareFeatures(r.features11, have11, offsetof(VkPhysicalDeviceVulkan11Features, storageBuffer16BitAccess),
+                    "Vulkan 1.1", &missing);
+    compareFeatures(r.features12, have12, offsetof(VkPhysicalDeviceVulkan12Features, samplerMirrorClampToEdge),
+                    "Vulkan 1.2", &missing);
+    compareFeatures(r.features13, have13, offsetof(VkPhysicalDeviceVulkan13Features, robustImageAccess),
+                    "Vulkan 1.3", &missing);
+    std::string list;
+    for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
+    return list;
+}
+
 uint32_t instanceVersion() {
     uint32_t version = VK_API_VERSION_1_0;
     if (vkEnumerateInstanceVersion != nullptr) vkEnumerateInstanceVersion(&version);
@@ -181,9 +230,12 @@ Context::Context(const ContextOptions& options) {
     if (validation_) {
         layers.push_back("VK_LAYER_KHRONOS_validation");
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-        extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
-        features.pNext = &messengerInfo; // also catches messages from instance creation
-        info.pNext = &features;
+        info.pNext = &messengerInfo; // also catches messages from instance creation
+        if (options.synchronizationValidation) {
+            extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+            features.pNext = &messengerInfo;
+            info.pNext = &features;
+        }
     }
     info.enabledLayerCount = uint32_t(layers.size());
     info.ppEnabledLayerNames = layers.data();
@@ -244,6 +296,23 @@ Context::Context(const ContextOptions& options) {
     subgroup_.pNext = nullptr;
     driver_.pNext = nullptr;
 
+    // The versioned feature structures go to the device's creation only for a caller with
+    // requirements, and each only where the device has its version.
+    const uint32_t deviceApi = std::min(apiVersion_, properties_.apiVersion);
+    const bool withRequirements = bool(options.requirements);
+    DeviceRequirements required;
+    if (withRequirements) {
+        required = options.requirements(*this);
+        std::string missing = missingRequirements(physicalDevice_, deviceApi, required);
+        if (!missing.empty()) {
+            std::fprintf(stderr, "%s cannot run on %s, which lacks: %s\n", required.requester.c_str(),
+                         properties_.deviceName, missing.c_str());
+            std::exit(1);
+        }
+    }
+    const bool features12 = withRequirements && deviceApi >= VK_API_VERSION_1_2;
+    const bool features13 = withRequirements && deviceApi >= VK_API_VERSION_1_3;
+
     uint32_t familyCount = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, nullptr);
     std::vector<VkQueueFamilyProperties> families(familyCount);
@@ -275,6 +344,10 @@ Context::Context(const ContextOptions& options) {
     deviceInfo.pQueueCreateInfos = &queueInfo;
 
     std::vector<const char*> deviceExtensions;
+    auto addExtension = [&](const char* name) {
+        auto same = [&](const char* e) { return std::strcmp(e, name) == 0; };
+        if (std::none_of(deviceExtensions.begin(), deviceExtensions.end(), same)) deviceExtensions.push_back(name);
+    };
     VkPhysicalDeviceSubgroupSizeControlFeatures sizeControl{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
     const bool sizeControlCore = apiVersion_ >= VK_API_VERSION_1_3 && properties_.apiVersion >= VK_API_VERSION_1_3;
@@ -306,10 +379,17 @@ Context::Context(const ContextOptions& options) {
             supported.pNext = &query;
             vkGetPhysicalDeviceFeatures2(physicalDevice_, &supported);
             if (query.subgroupSizeControl && query.computeFullSubgroups) {
-                sizeControl.subgroupSizeControl = VK_TRUE;
-                sizeControl.computeFullSubgroups = VK_TRUE;
-                deviceInfo.pNext = &sizeControl;
-                if (extension) deviceExtensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+                // The Vulkan 1.3 feature structure, where it goes, carries these instead (a
+                // device's creation may not name both).
+                if (features13) {
+                    required.features13.subgroupSizeControl = VK_TRUE;
+                    required.features13.computeFullSubgroups = VK_TRUE;
+                } else {
+                    sizeControl.subgroupSizeControl = VK_TRUE;
+                    sizeControl.computeFullSubgroups = VK_TRUE;
+                    deviceInfo.pNext = &sizeControl;
+                }
+                if (extension) addExtension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
                 sizeControlEnabled_ = true;
             }
         }
@@ -321,8 +401,22 @@ Context::Context(const ContextOptions& options) {
         statistics.pipelineExecutableInfo = VK_TRUE;
         statistics.pNext = const_cast<void*>(deviceInfo.pNext);
         deviceInfo.pNext = &statistics;
-        deviceExtensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        addExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
         statisticsEnabled_ = true;
+    }
+    // With requirements: features2, then 1.1, 1.2 and 1.3 where they go, then what came before.
+    VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    if (withRequirements) {
+        for (const std::string& e : required.extensions) addExtension(e.c_str());
+        features2.features = required.features10;
+        required.features11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+        required.features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+        required.features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+        required.features13.pNext = const_cast<void*>(deviceInfo.pNext);
+        required.features12.pNext = features13 ? static_cast<void*>(&required.features13) : required.features13.pNext;
+        required.features11.pNext = &required.features12;
+        features2.pNext = features12 ? static_cast<void*>(&required.features11) : required.features13.pNext;
+        deviceInfo.pNext = &features2;
     }
     deviceInfo.enabledExtensionCount = uint32_t(deviceExtensions.size());
     deviceInfo.ppEnabledExtensionNames = deviceExtensions.data();
@@ -391,7 +485,10 @@ Buffer Context::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, bool h
                                               : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     uint32_t type = findMemoryType(requirements.memoryTypeBits, flags);
     if (type == UINT32_MAX) fail("findMemoryType", VK_ERROR_OUT_OF_DEVICE_MEMORY, __FILE__, __LINE__);
+    VkMemoryAllocateFlagsInfo allocateFlags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+    allocateFlags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
     VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    if (usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) allocate.pNext = &allocateFlags;
     allocate.allocationSize = requirements.size;
     allocate.memoryTypeIndex = type;
     VKCTX_CHECK(vkAllocateMemory(device_, &allocate, nullptr, &b.memory));

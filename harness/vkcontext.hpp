@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// A small Vulkan harness for vksort's tools and tests (the examples start Vulkan themselves, in
-// examples/common, as a renderer would): instance and device through
-// volk, the Khronos validation layer with synchronization validation whenever it is installed,
-// buffers, one-shot submissions. Not part of the library: a renderer brings its own.
+// A small Vulkan harness for vksort's tools, tests and peer benchmarks (the examples start Vulkan
+// themselves, in examples/common, as a renderer would): instance and device through volk, with
+// the extensions and features a caller requires, the Khronos validation layer with
+// synchronization validation whenever it is installed, buffers, one-shot submissions. Not part of
+// the library: a renderer brings its own.
 #pragma once
 
 #include <volk.h>
@@ -27,6 +28,21 @@ namespace vkctx {
 
 const char* resultName(VkResult result);
 
+class Context;
+
+// What a caller needs of the device beyond what the context enables by itself: a Vulkan version,
+// extensions and features. The feature structures' sType and pNext are the context's business.
+struct DeviceRequirements {
+    uint32_t apiVersion = VK_API_VERSION_1_1;
+    std::vector<std::string> extensions;
+    VkPhysicalDeviceFeatures features10{};
+    VkPhysicalDeviceVulkan11Features features11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    // Who needs them, named in the message when the device lacks some (e.g. "vrdx-bench: vrdx").
+    std::string requester = "vksort";
+};
+
 struct ContextOptions {
     // Device choice: an index into the instance's physical devices, a case-insensitive
     // substring of its name, or (both unset) the best one: discrete, integrated, virtual, CPU.
@@ -35,12 +51,21 @@ struct ContextOptions {
     // Load the Khronos validation layer (with synchronization validation) when installed.
     // The environment variable VKSORT_VALIDATION=0 turns it off.
     bool validation = true;
+    // The layer's synchronization validation. The peer benchmarks turn it off: there it would
+    // judge another library's barriers rather than vksort's.
+    bool synchronizationValidation = true;
     // A Vulkan 1.1 instance and device with no extension and no optional feature enabled.
     bool minimalVulkan11 = false;
     // Enable subgroup size control (Vulkan 1.3 or VK_EXT_subgroup_size_control) when offered.
     bool subgroupSizeControl = true;
     // Enable VK_KHR_pipeline_executable_properties when offered (tools/pipeline-stats).
     bool pipelineStatistics = false;
+    // What the device must offer and have enabled besides the above, asked once the physical
+    // device is chosen (the context passed has its instance, physical device and properties, not
+    // yet its device). Where the device lacks any of it, the context prints what is missing and
+    // exits with status 1. Unset, the device's creation names no Vulkan 1.1, 1.2 or 1.3 feature
+    // structure.
+    std::function<DeviceRequirements(const Context&)> requirements;
 };
 
 struct DeviceSummary {
@@ -100,7 +125,9 @@ public:
     void clearValidationMessages();
 
     // Buffers. Host-visible ones are mapped and coherent; device-local ones are only reached
-    // through upload/download (staging) or the GPU.
+    // through upload/download (staging) or the GPU. A usage with SHADER_DEVICE_ADDRESS allocates
+    // memory whose address shaders can take (the bufferDeviceAddress feature, through
+    // ContextOptions::requirements).
     Buffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, bool hostVisible);
     void destroyBuffer(Buffer& buffer);
     void upload(const Buffer& buffer, VkDeviceSize offset, const void* data, VkDeviceSize size);

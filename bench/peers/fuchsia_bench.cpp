@@ -56,7 +56,7 @@ const TargetFamily kTargets[] = {
 
 std::string gTarget = "auto"; // --target
 
-const TargetFamily* chooseTarget(peerctx::Context& ctx, std::string* how) {
+const TargetFamily* chooseTarget(const vkctx::Context& ctx, std::string* how) {
     if (gTarget != "auto") {
         for (const TargetFamily& t : kTargets) {
             if (gTarget == t.name) {
@@ -76,7 +76,7 @@ const TargetFamily* chooseTarget(peerctx::Context& ctx, std::string* how) {
         }
     }
     for (const TargetFamily& t : kTargets) {
-        if (t.subgroupSize == ctx.subgroupSize()) {
+        if (t.subgroupSize == ctx.subgroupProperties().subgroupSize) {
             *how = "the device's subgroup size";
             return &t;
         }
@@ -87,12 +87,12 @@ const TargetFamily* chooseTarget(peerctx::Context& ctx, std::string* how) {
 const TargetFamily* gFamily = nullptr;
 std::string gHow;
 
-const TargetFamily& family(peerctx::Context& ctx) {
+const TargetFamily& family(const vkctx::Context& ctx) {
     if (gFamily == nullptr) {
         gFamily = chooseTarget(ctx, &gHow);
         if (gFamily == nullptr) {
             std::fprintf(stderr, "fuchsia-bench: no Fuchsia target fits %s (subgroup size %u); --target names one\n",
-                         ctx.properties().deviceName, ctx.subgroupSize());
+                         ctx.properties().deviceName, ctx.subgroupProperties().subgroupSize);
             std::exit(1);
         }
     }
@@ -100,8 +100,8 @@ const TargetFamily& family(peerctx::Context& ctx) {
 }
 
 // The union of what the family's two targets need.
-peerctx::Requirements requirements(peerctx::Context& ctx) {
-    peerctx::Requirements r;
+vkctx::DeviceRequirements requirements(const vkctx::Context& ctx) {
+    vkctx::DeviceRequirements r;
     r.apiVersion = VK_API_VERSION_1_2;
     const TargetFamily& f = family(ctx);
     for (const radix_sort_vk_target_t* target : {f.u32, f.u64}) {
@@ -125,7 +125,7 @@ peerctx::Requirements requirements(peerctx::Context& ctx) {
     return r;
 }
 
-uint64_t deviceAddress(peerctx::Context& ctx, VkBuffer buffer) {
+uint64_t deviceAddress(vkctx::Context& ctx, VkBuffer buffer) {
     VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
     info.buffer = buffer;
     return vkGetBufferDeviceAddress(ctx.device(), &info);
@@ -133,7 +133,7 @@ uint64_t deviceAddress(peerctx::Context& ctx, VkBuffer buffer) {
 
 class FuchsiaRig : public peerbench::PeerRig {
 public:
-    FuchsiaRig(peerctx::Context& ctx, VksortKeyType key, VksortValueType value, uint32_t capacity)
+    FuchsiaRig(vkctx::Context& ctx, VksortKeyType key, VksortValueType value, uint32_t capacity)
         : ctx_(ctx), pairs_(value == VKSORT_VALUE_TYPE_UINT32) {
         const bool wide = key == VKSORT_KEY_TYPE_UINT64 || pairs_;
         keyvalBytes_ = wide ? 8 : 4;
@@ -149,10 +149,10 @@ public:
         radix_sort_vk_memory_requirements_t mr{};
         radix_sort_vk_get_memory_requirements(rs_, capacity, &mr);
         const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-        even_ = ctx.createBuffer(mr.keyvals_size, usage, true);
-        odd_ = ctx.createBuffer(mr.keyvals_size, usage, true);
-        internal_ = ctx.createBuffer(mr.internal_size, usage, true);
-        pristine_ = ctx.createBuffer(mr.keyvals_size, 0);
+        even_ = ctx.createBuffer(mr.keyvals_size, usage, false);
+        odd_ = ctx.createBuffer(mr.keyvals_size, usage, false);
+        internal_ = ctx.createBuffer(mr.internal_size, usage, false);
+        pristine_ = ctx.createBuffer(mr.keyvals_size, 0, false);
         for (auto [buffer, alignment] : {std::pair<VkBuffer, VkDeviceSize>{even_.buffer, mr.keyvals_alignment},
                                          {odd_.buffer, mr.keyvals_alignment},
                                          {internal_.buffer, mr.internal_alignment}}) {
@@ -173,12 +173,12 @@ public:
 
     void load(const hostdata::Data& input) override {
         if (!pairs_) {
-            ctx_.upload(pristine_, input.keys.data(), input.keys.size());
+            ctx_.upload(pristine_, 0, input.keys.data(), input.keys.size());
             return;
         }
         std::vector<uint64_t> packed(input.count);
         for (uint32_t i = 0; i < input.count; ++i) packed[i] = input.key(i) << 32 | input.value(i);
-        ctx_.upload(pristine_, packed.data(), packed.size() * sizeof(uint64_t));
+        ctx_.upload(pristine_, 0, packed.data(), packed.size() * sizeof(uint64_t));
     }
 
     void recordRestore(VkCommandBuffer cmd, uint32_t count) override {
@@ -219,7 +219,7 @@ public:
     }
 
 private:
-    peerctx::Context& ctx_;
+    vkctx::Context& ctx_;
     bool pairs_;
     uint32_t keyvalBytes_ = 4, keyBits_ = 32;
     radix_sort_vk_t* rs_ = nullptr;
@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
         return value == VKSORT_VALUE_TYPE_NONE || key == VKSORT_KEY_TYPE_UINT32;
     };
     // "The keyval count must be less than (1 << 30)."
-    peer.maxCount = [](peerctx::Context&, VksortKeyType, VksortValueType) { return (1u << 30) - 1; };
+    peer.maxCount = [](vkctx::Context&, VksortKeyType, VksortValueType) { return (1u << 30) - 1; };
     peer.ownOption = [](toolutil::Args& args) {
         if (args.option() != "--target") return toolutil::Parsed::NotMine;
         std::string v = args.value();
@@ -258,12 +258,12 @@ int main(int argc, char** argv) {
         return option == "--target" ? "auto, sm35, gcn3, gen8, bifrost4 or bifrost8" : "";
     };
     peer.requirements = requirements;
-    peer.configuration = [](peerctx::Context& ctx) {
+    peer.configuration = [](vkctx::Context& ctx) {
         const TargetFamily& f = family(ctx);
         return std::string("target ") + f.name + " (subgroup " + std::to_string(f.subgroupSize) + ", " + gHow +
-               "; device subgroup " + std::to_string(ctx.subgroupSize()) + ")";
+               "; device subgroup " + std::to_string(ctx.subgroupProperties().subgroupSize) + ")";
     };
-    peer.makeRig = [](peerctx::Context& ctx, VksortKeyType key, VksortValueType value, uint32_t capacity) {
+    peer.makeRig = [](vkctx::Context& ctx, VksortKeyType key, VksortValueType value, uint32_t capacity) {
         return std::unique_ptr<peerbench::PeerRig>(new FuchsiaRig(ctx, key, value, capacity));
     };
     return peerbench::run(argc, argv, peer);

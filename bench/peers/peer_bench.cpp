@@ -10,7 +10,7 @@ namespace peerbench {
 namespace {
 
 struct Options {
-    peerctx::Options context;
+    vkctx::ContextOptions context;
     toolutil::SweepOptions sweep;
     hostdata::Distribution dist;
     uint64_t seed = 1;
@@ -108,7 +108,7 @@ void parse(int argc, char** argv, const Peer& peer, Options* o) {
     }
 }
 
-VkQueryPool createQueryPool(peerctx::Context& ctx, uint32_t count) {
+VkQueryPool createQueryPool(vkctx::Context& ctx, uint32_t count) {
     VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
     info.queryCount = count;
@@ -140,7 +140,7 @@ void recordIteration(VkCommandBuffer cmd, PeerRig& rig, uint32_t count, VkQueryP
 
 // Warm-up (16 back-to-back sorts per submission, resubmitted until `warmupSeconds` are spent), then
 // `reps` timed sorts in one submission: ms of each.
-std::vector<double> bench(peerctx::Context& ctx, PeerRig& rig, uint32_t count, double warmupSeconds, uint32_t reps) {
+std::vector<double> bench(vkctx::Context& ctx, PeerRig& rig, uint32_t count, double warmupSeconds, uint32_t reps) {
     if (warmupSeconds > 0) {
         VkCommandBuffer warm = ctx.allocateCommandBuffer();
         VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -169,7 +169,7 @@ std::vector<double> bench(peerctx::Context& ctx, PeerRig& rig, uint32_t count, d
     return ms;
 }
 
-hostdata::Verdict sortAndVerify(peerctx::Context& ctx, PeerRig& rig, const hostdata::Data& input) {
+hostdata::Verdict sortAndVerify(vkctx::Context& ctx, PeerRig& rig, const hostdata::Data& input) {
     ctx.submitAndWait([&](VkCommandBuffer cmd) { recordIteration(cmd, rig, input.count, VK_NULL_HANDLE, 0); });
     std::vector<uint8_t> keys, values;
     rig.readResult(input.count, &keys, &values);
@@ -196,7 +196,7 @@ std::string jsonEscape(const std::string& s) {
     return out;
 }
 
-void writeJson(FILE* f, const Peer& peer, peerctx::Context& ctx, const std::string& configuration,
+void writeJson(FILE* f, const Peer& peer, vkctx::Context& ctx, const std::string& configuration,
                const std::vector<Point>& points, const Options& o, double createMs) {
     std::fprintf(f,
                  "{\n  \"library\": \"%s\",\n  \"library_version\": \"%s\",\n  \"configuration\": \"%s\",\n"
@@ -228,13 +228,17 @@ int run(int argc, char** argv, const Peer& peer) {
     gPeer = &peer;
     Options o;
     parse(argc, argv, peer, &o);
-    peerctx::Context ctx(o.context);
-    std::string why;
-    if (!ctx.createDevice(peer.requirements(ctx), &why)) {
-        std::fprintf(stderr, "%s: %s cannot run on %s, which lacks: %s\n", peer.tool, peer.library,
-                     ctx.properties().deviceName, why.c_str());
-        return 1;
-    }
+    // The device gets what the library asks for and nothing of vksort's own (subgroup size
+    // control), and validation leaves the library's barriers alone; where the device lacks some of
+    // it, the context names the tool and library and exits with status 1.
+    o.context.subgroupSizeControl = false;
+    o.context.synchronizationValidation = false;
+    o.context.requirements = [&peer](const vkctx::Context& c) {
+        vkctx::DeviceRequirements r = peer.requirements(c);
+        r.requester = std::string(peer.tool) + ": " + peer.library;
+        return r;
+    };
+    vkctx::Context ctx(o.context);
     const std::string configuration = peer.configuration ? peer.configuration(ctx) : std::string();
     std::printf("%s: %s %s%s%s | %s | %s | asc order, %s keys, all bits, %u timed sorts per point after %.1f s warm-up\n",
                 peer.tool, peer.library, peer.version.c_str(), configuration.empty() ? "" : ", ",

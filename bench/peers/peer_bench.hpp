@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "hostdata.hpp"
-#include "peer_context.hpp"
 #include "toolutil.hpp"
+#include "vkcontext.hpp"
 
 namespace peerbench {
 
@@ -45,17 +45,18 @@ struct Peer {
     // Whether the library sorts this combination of key and value (the others are skipped).
     std::function<bool(VksortKeyType, VksortValueType)> sorts;
     // The largest count the library takes for a format on this device.
-    std::function<uint32_t(peerctx::Context&, VksortKeyType, VksortValueType)> maxCount;
+    std::function<uint32_t(vkctx::Context&, VksortKeyType, VksortValueType)> maxCount;
     // The tool's own options, their usage lines and what they take (may be empty).
     std::function<toolutil::Parsed(toolutil::Args&)> ownOption;
     std::string ownUsage;
     toolutil::TakesFn ownTakes;
-    // What the library needs of the device (called once the physical device is chosen), and a
-    // line describing the library's configuration there (printed and written to the JSON).
-    std::function<peerctx::Requirements(peerctx::Context&)> requirements;
-    std::function<std::string(peerctx::Context&)> configuration;
+    // What the library needs of the device (called once the physical device is chosen, before the
+    // device exists), and a line describing the library's configuration there (printed and written
+    // to the JSON).
+    std::function<vkctx::DeviceRequirements(const vkctx::Context&)> requirements;
+    std::function<std::string(vkctx::Context&)> configuration;
     // A rig for one format.
-    std::function<std::unique_ptr<PeerRig>(peerctx::Context&, VksortKeyType, VksortValueType, uint32_t capacity)>
+    std::function<std::unique_ptr<PeerRig>(vkctx::Context&, VksortKeyType, VksortValueType, uint32_t capacity)>
         makeRig;
 };
 

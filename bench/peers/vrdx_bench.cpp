@@ -27,7 +27,7 @@ std::string version() {
 
 class VrdxRig : public peerbench::PeerRig {
 public:
-    VrdxRig(peerctx::Context& ctx, VksortValueType value, uint32_t capacity)
+    VrdxRig(vkctx::Context& ctx, VksortValueType value, uint32_t capacity)
         : ctx_(ctx), pairs_(value == VKSORT_VALUE_TYPE_UINT32) {
         VrdxSorterCreateInfo info{};
         info.physicalDevice = ctx.physicalDevice();
@@ -40,15 +40,15 @@ public:
         VrdxSorterStorageRequirements r{};
         if (pairs_) vrdxGetSorterKeyValueStorageRequirements(sorter_, capacity, &r);
         else vrdxGetSorterStorageRequirements(sorter_, capacity, &r);
-        storage_ = ctx.createBuffer(r.size, r.usage);
+        storage_ = ctx.createBuffer(r.size, r.usage, false);
         // vrdx binds count * 4 bytes rounded up to minStorageBufferOffsetAlignment.
         VkDeviceSize bytes = toolutil::alignUp(VkDeviceSize(capacity) * 4,
                                                std::max<VkDeviceSize>(ctx.properties().limits.minStorageBufferOffsetAlignment, 4));
-        keys_ = ctx.createBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-        pristineKeys_ = ctx.createBuffer(bytes, 0);
+        keys_ = ctx.createBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+        pristineKeys_ = ctx.createBuffer(bytes, 0, false);
         if (pairs_) {
-            values_ = ctx.createBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-            pristineValues_ = ctx.createBuffer(bytes, 0);
+            values_ = ctx.createBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+            pristineValues_ = ctx.createBuffer(bytes, 0, false);
         }
     }
 
@@ -59,8 +59,8 @@ public:
     }
 
     void load(const hostdata::Data& input) override {
-        ctx_.upload(pristineKeys_, input.keys.data(), input.keys.size());
-        if (pairs_) ctx_.upload(pristineValues_, input.values.data(), input.values.size());
+        ctx_.upload(pristineKeys_, 0, input.keys.data(), input.keys.size());
+        if (pairs_) ctx_.upload(pristineValues_, 0, input.values.data(), input.values.size());
     }
 
     void recordRestore(VkCommandBuffer cmd, uint32_t count) override {
@@ -90,7 +90,7 @@ public:
     }
 
 private:
-    peerctx::Context& ctx_;
+    vkctx::Context& ctx_;
     bool pairs_;
     VrdxSorter sorter_ = VK_NULL_HANDLE;
     vkctx::Buffer keys_, values_, storage_, pristineKeys_, pristineValues_;
@@ -108,12 +108,12 @@ int main(int argc, char** argv) {
     peer.sorts = [](VksortKeyType, VksortValueType) { return true; };
     // Its sizes are 32-bit byte counts of count * 4 (so below 2^30 keys), and each key buffer is
     // one storage binding.
-    peer.maxCount = [](peerctx::Context& ctx, VksortKeyType, VksortValueType) {
+    peer.maxCount = [](vkctx::Context& ctx, VksortKeyType, VksortValueType) {
         uint64_t range = ctx.properties().limits.maxStorageBufferRange;
         return uint32_t(std::min<uint64_t>((1u << 30) - 4096, range / 4));
     };
-    peer.requirements = [](peerctx::Context&) {
-        peerctx::Requirements r;
+    peer.requirements = [](const vkctx::Context&) {
+        vkctx::DeviceRequirements r;
         r.apiVersion = VK_API_VERSION_1_3;
         r.extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
         r.features13.synchronization2 = VK_TRUE;
@@ -121,12 +121,13 @@ int main(int argc, char** argv) {
     };
     // Its shaders take the subgroup size the driver picks and size their shared arrays for 32 or 64
     // lanes (at most 17 subgroups in a workgroup of 512): with fewer lanes they sort wrongly.
-    peer.configuration = [](peerctx::Context& ctx) {
-        std::string s = "subgroup " + std::to_string(ctx.subgroupSize());
-        if (ctx.subgroupSize() < 32) s += " (vrdx needs 32 or more lanes: expect wrong results)";
+    peer.configuration = [](vkctx::Context& ctx) {
+        const uint32_t lanes = ctx.subgroupProperties().subgroupSize;
+        std::string s = "subgroup " + std::to_string(lanes);
+        if (lanes < 32) s += " (vrdx needs 32 or more lanes: expect wrong results)";
         return s;
     };
-    peer.makeRig = [](peerctx::Context& ctx, VksortKeyType, VksortValueType value, uint32_t capacity) {
+    peer.makeRig = [](vkctx::Context& ctx, VksortKeyType, VksortValueType value, uint32_t capacity) {
         return std::unique_ptr<peerbench::PeerRig>(new VrdxRig(ctx, value, capacity));
     };
     return peerbench::run(argc, argv, peer);
