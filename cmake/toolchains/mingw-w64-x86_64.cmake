@@ -5,7 +5,9 @@
 # harness uses. Host programs (glslc, spirv-val, git) come from the build machine; libraries and
 # headers only from the MinGW root. The Vulkan headers and volk, sources the same for every
 # target, are the build machine's, copied into the build tree (cmake/VksortVulkanHeaders.cmake,
-# cmake/VksortVolk.cmake).
+# cmake/VksortVolk.cmake). The MinGW root has no vulkan-1 import library (Debian ships none), so
+# FindVulkan finds the loader only when given one: tools/build-windows.sh generates it and passes
+# it and a copy of the headers as Vulkan_LIBRARY and Vulkan_INCLUDE_DIR.
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
 
@@ -21,7 +23,8 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
 # Executables that run on a bare Windows: libgcc, libstdc++ and winpthread linked in, so they
-# import only system DLLs (volk loads vulkan-1.dll at run time).
+# import only system DLLs, and vulkan-1.dll where they link the Vulkan loader (examples/minimal)
+# rather than load it at run time with volk.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 # FindZLIB (examples/splat) takes libz.a rather than the import library of zlib1.dll.
 set(ZLIB_USE_STATIC_LIBS ON)
