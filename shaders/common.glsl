@@ -94,6 +94,9 @@ layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint 
 // The passes that run (the tables' first kPassWords words; vksort_config.h), read-only.
 layout(set = 0, binding = kBindingPasses, std140) uniform Passes { uvec4 passWords[kPassWords / 4u]; };
 uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
+// The later passes' launches (vksort_config.h): the deciding step's set binds them, the others a
+// spare range.
+layout(set = 0, binding = kBindingPassArgs, std430) restrict writeonly buffer PassArgs { uint passArgs[]; };
 #endif
 const bool SKIP_PASSES = VKSORT_SKIP_PASSES != 0;
 
@@ -307,16 +310,29 @@ uvec2 tilesVarying(uint begin, uint end) {
 }
 #endif
 
-// Writes them for the later steps: how many reorders run and the digit of each, one word per
-// invocation, every word of the uniform buffer's range (a reorder past the count reads its own
-// word too). Every invocation of the writing workgroup calls it.
-void publishRunningPasses(uint running) {
+// Writes them for the later steps: how many reorders run and the digit of each, every word of the
+// uniform buffer's range, and the launch of each later pass (vksort_config.h): its tiles for a
+// pass that runs, no workgroup for one left out; its scan step's workgroups where `scanSteps`
+// (the tiles are too many to scan inline). One word per invocation; every invocation of the
+// writing workgroup calls it.
+#if VKSORT_SKIP_PASSES
+void publishRunningPasses(uint running, bool scanSteps) {
     uint count = vksortRunningPassCount(running);
     for (uint word = gl_LocalInvocationIndex; word < kPassWords; word += gl_WorkGroupSize.x) {
         if (word < kMaxPasses) tables[kPassShift + word] = word < count ? vksortRunningPassShift(running, pc.shift, word) : pc.shift;
         else tables[word] = word == kPassCount ? count : 0u;
     }
+    uint tiles = tileCount();
+    uvec3 reorderGrid = uvec3(vksortGridWidth(tiles, pc.dispatchWidth), vksortGridRows(tiles, pc.dispatchWidth), 1u);
+    uvec3 scanGrid = uvec3(scanSteps ? scanWorkgroups(tiles) : 0u, 1u, 1u);
+    for (uint word = gl_LocalInvocationIndex; word < kPassArgsWords; word += gl_WorkGroupSize.x) {
+        uint pass = word / kPassArgsStride, part = word % kPassArgsStride;
+        uvec3 grid = part < kPassScanArgs ? reorderGrid : scanGrid;
+        if (pass >= count) grid.x = 0u;
+        if (part % kPassScanArgs < 3u) passArgs[word] = grid[part % kPassScanArgs];
+    }
 }
+#endif
 
 // ---- Subgroup and workgroup scans ------------------------------------------------------------
 

@@ -175,7 +175,7 @@ void main() {
         uint passes = runningPasses(gatheredVarying());
         running = vksortRunningPassCount(passes);
         nextShift = vksortRunningPassShift(passes, pc.shift, 1u);
-        if (tile == 0u) publishRunningPasses(passes);
+        if (tile == 0u) publishRunningPasses(passes, false);
     }
 #endif
     // The last pass that runs maps the keys back to the caller's bit patterns and counts nothing.

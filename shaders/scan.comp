@@ -209,24 +209,24 @@ void scanRange(uint range, uint tiles) {
                                                rangeWords[rangeVaryingEntry(invocation) + 1u])
                                        : uvec2(0u));
         barrier();
-        publishRunningPasses(runningPasses(gatheredVarying()));
+        publishRunningPasses(runningPasses(gatheredVarying()), true);
     }
 #endif
 }
 
 void main() {
-    // A pass that does not run (vksort_config.h) scans nothing. The load of the decision costs a
-    // scan that runs about 0.5 us; scanning the stale counts of 8192 tiles cost a pass that does
-    // not run 8 us (H100, u32 keys with 16 varying bits, 2^24 keys: 0.446 ms against 0.417).
+    // A pass that does not run (vksort_config.h) scans nothing. Direct sorts do not launch it; an
+    // indirect sort's launch does not know, and scanning the stale counts of 8192 tiles cost such
+    // a pass 8 us (H100, u32 keys with 16 varying bits, 2^24 keys).
 #if VKSORT_SKIP_PASSES
-    if (pc.pass != 0u && pc.pass >= passWord(kPassCount)) return;
+    if ((pc.flags & kFlagIndirect) != 0u && pc.pass != 0u && pc.pass >= passWord(kPassCount)) return;
 #endif
     uint tiles = tileCount();
     if (scanRanges(tiles) == 1u) {
         uint total = scanDigit(gl_WorkGroupID.x, 0u, tiles);
         if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, gl_WorkGroupID.x)] = total;
 #if VKSORT_SKIP_PASSES
-        if (pc.pass == 0u && gl_WorkGroupID.x == 0u) publishRunningPasses(runningPasses(reduceVarying(0u, tiles)));
+        if (pc.pass == 0u && gl_WorkGroupID.x == 0u) publishRunningPasses(runningPasses(reduceVarying(0u, tiles)), true);
 #endif
     } else {
         scanRange(gl_WorkGroupID.x, tiles);

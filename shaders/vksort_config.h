@@ -39,7 +39,14 @@ VKSORT_CONST kBindingTables = 4u;
  * through it, the reorder's digit and branches are uniform to the compilers, as push constants
  * are (read as a storage buffer they cost 3-7% on the H100 for keys that vary in every digit). */
 VKSORT_CONST kBindingPasses = 5u;
-VKSORT_CONST kBindingCount = 6u;
+/* The launch arguments of the passes after the first (see "Passes whose digit never varies"),
+ * outside the tables: the step that decides which passes run writes them through this binding,
+ * which its descriptor set (src/plan.hpp, kSetDeciding) points at them and every other set at a
+ * spare range. So no later dispatch writes what the indirect launches read, and only the
+ * deciding step's barrier has to reach the launches' argument reads: barriers to the
+ * DRAW_INDIRECT stage cost about 2.5 us each on the H100. */
+VKSORT_CONST kBindingPassArgs = 6u;
+VKSORT_CONST kBindingCount = 7u;
 
 /* ---- Specialization constants ------------------------------------------------------------ */
 VKSORT_CONST kSpecWorkgroupSize = 0u;  /* local_size_x of every pipeline */
@@ -123,6 +130,9 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  *                         own.
  * [varyingOffset(rowStride), ...) each tile's varying bits, [tile * 2 + word], written by the
  *                         tile-counts step.
+ * The pass arguments (binding kBindingPassArgs, beside the tables), kPassArgsStride words per
+ * reorder r: the VkDispatchIndirectCommand of reorder r (words 0-2) and of pass r's scan step
+ * (words 4-6), written by the deciding step (below).
  *
  * Passes whose digit never varies. The tile-counts step ORs, per tile, every key in sort order
  * XOR the first key of the input (the bits in which some key differs from it: two words, a 64-bit
@@ -131,11 +141,16 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  * (vksortRunningPasses): pass 0 always; every later pass whose digit some key varies in; and,
  * where that skips an odd number of passes, one more (a constant digit's pass is the identity of
  * a stable sort), so that the result lands where the full pass count leaves it. Reorder r (the
- * host records one per pass) sorts the digit at kPassShift + r, or from r = kPassCount
- * on returns at once, as does the scan step of such a pass. */
+ * host records one per pass) sorts the digit at kPassShift + r, or from r = kPassCount on returns
+ * at once. In a direct sort with scan steps (many tiles) the later scan steps and reorders
+ * launch indirectly from the pass arguments, and from r = kPassCount on launch no workgroup: a
+ * pass left out then costs an empty dispatch and its barrier rather than every tile's workgroup
+ * loading the decision (H100, u32 keys with 16 varying bits: 2^24 keys 0.413 ms against 0.389).
+ * With few tiles that load costs less than an indirect launch, and an indirect sort may take the
+ * single-workgroup sort, which writes no pass arguments: there the steps return at once. */
 VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kPassShift = 0u;          /* kMaxPasses words: the lowest key bit of reorder r's digit */
-VKSORT_CONST kPassCount = 16u;         /* how many reorders run; the others return early */
+VKSORT_CONST kPassCount = 16u;         /* how many reorders run; the others launch no workgroup */
 VKSORT_CONST kPassWords = 20u;         /* what the uniform buffer binds (kBindingPasses): 5 uvec4 */
 VKSORT_CONST kInfoCount = 32u;         /* the clamped element count (indirect sorts) */
 VKSORT_CONST kInfoNumTiles = 33u;      /* tiles for that count (indirect sorts) */
@@ -154,6 +169,10 @@ VKSORT_CONST kTileTablesOffset = kRangeVaryingOffset + kScanRanges * 2u;
 VKSORT_CONST kCountTables = 3u;
 /* Where the tiles' varying bits start: after the counts tables of rowStride tiles. */
 VKSORT_FUNC VKSORT_U32 vksortVaryingOffset(VKSORT_U32 rowStride) { return kTileTablesOffset + kCountTables * kRadix * rowStride; }
+/* The pass arguments (kBindingPassArgs): each pass's scan step's and reorder's launch. */
+VKSORT_CONST kPassArgsStride = 8u;  /* words per pass: the reorder's 3, one spare, the scan step's 3, one spare */
+VKSORT_CONST kPassScanArgs = 4u;    /* where the scan step's arguments start inside a pass's words */
+VKSORT_CONST kPassArgsWords = kMaxPasses * kPassArgsStride;
 
 /* ---- Passes that run ------------------------------------------------------------------------ */
 /* Whether bits [shift, min(shift + 4, endBit)) of a key's varying bits (lo: bits 0-31, hi: bits

@@ -76,10 +76,12 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
                                    scratchAlignment(*sorter));
 
     const Functions& fn = sorter->fn;
-    // The passes that run, a uniform buffer, only for a sorter whose kernels read them.
+    // The passes that run (a uniform buffer) and the pass arguments, only for a sorter whose
+    // kernels use them.
     const VkDescriptorPoolSize poolSizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetCount * (kBindingCount - 1)},
                                               {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetCount}};
-    static_assert(kBindingPasses == kBindingCount - 1, "the uniform buffer is the last binding");
+    static_assert(kBindingPasses + 2 == kBindingCount && kBindingPassArgs + 1 == kBindingCount,
+                  "the skipping sorters' two bindings come last");
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = kSetCount;
     poolInfo.poolSizeCount = sorter->skipPasses ? 2 : 1;
@@ -109,6 +111,8 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     const VkDescriptorBufferInfo scratchValues{s.buffer, s.offset + l.valuesOffset, l.valuesBytes};
     const VkDescriptorBufferInfo tables{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
     const VkDescriptorBufferInfo passes{s.buffer, s.offset + l.tablesOffset, kPassWords * 4u};
+    const VkDescriptorBufferInfo passArgs{s.buffer, s.offset + l.passArgsOffset, l.passArgsBytes};
+    const VkDescriptorBufferInfo spareArgs{s.buffer, s.offset + l.spareArgsOffset, l.passArgsBytes};
 
     VkWriteDescriptorSet writes[kSetCount * kBindingCount];
     uint32_t writeCount = 0;
@@ -128,6 +132,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
         {&callerKeys, &scratchKeys, &callerValues, &scratchValues},  // kSetForward
         {&scratchKeys, &callerKeys, &scratchValues, &callerValues},  // kSetBackward
         {&callerKeys, &callerKeys, &callerValues, &callerValues},    // kSetInPlace
+        {&callerKeys, &scratchKeys, &callerValues, &scratchValues},  // kSetDeciding
     };
     for (uint32_t set = 0; set < kSetCount; ++set) {
         write(bindings->sets[set], kBindingKeysIn, directions[set].keysIn);
@@ -137,7 +142,10 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
             write(bindings->sets[set], kBindingValuesOut, directions[set].valuesOut);
         }
         write(bindings->sets[set], kBindingTables, &tables);
-        if (sorter->skipPasses) write(bindings->sets[set], kBindingPasses, &passes);
+        if (sorter->skipPasses) {
+            write(bindings->sets[set], kBindingPasses, &passes);
+            write(bindings->sets[set], kBindingPassArgs, set == kSetDeciding ? &passArgs : &spareArgs);
+        }
     }
     fn.vkUpdateDescriptorSets(sorter->device, writeCount, writes, 0, nullptr);
     ++sorter->liveBindings;

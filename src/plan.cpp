@@ -74,7 +74,10 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
     layout.tablesOffset = next;
     // The counts tables, then each tile's two words of varying bits.
     layout.tablesBytes = (uint64_t(vksortVaryingOffset(layout.rowStride)) + 2u * uint64_t(layout.rowStride)) * 4u;
-    layout.totalBytes = layout.tablesOffset + layout.tablesBytes;
+    layout.passArgsBytes = kPassArgsWords * 4u;
+    layout.passArgsOffset = alignUp(layout.tablesOffset + layout.tablesBytes, alignment);
+    layout.spareArgsOffset = alignUp(layout.passArgsOffset + layout.passArgsBytes, alignment);
+    layout.totalBytes = layout.spareArgsOffset + layout.passArgsBytes;
     return layout;
 }
 

@@ -94,6 +94,9 @@ struct ScratchLayout {
     uint64_t keysOffset = 0, keysBytes = 0;
     uint64_t valuesOffset = 0, valuesBytes = 0;
     uint64_t tablesOffset = 0, tablesBytes = 0;
+    // The pass arguments (kBindingPassArgs) and the spare range the other sets bind there: each
+    // kPassArgsWords words.
+    uint64_t passArgsOffset = 0, spareArgsOffset = 0, passArgsBytes = 0;
     uint64_t totalBytes = 0;
     uint32_t rowStride = 0; // tiles per counts table: the capacity's tile count
 };
@@ -115,8 +118,10 @@ bool planPasses(uint32_t keyBits, uint32_t beginBit, uint32_t endBit, PassPlan* 
 
 // Descriptor sets of a bindings object, one per direction of the ping-pong: even passes read the
 // caller's buffers and write the scratch copies, odd passes the reverse. The single-workgroup
-// sort writes its result where the passes would have: in place for an even pass count.
-enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetCount = 3 };
+// sort writes its result where the passes would have: in place for an even pass count. The
+// deciding set is the forward one with the pass arguments bound (shaders/vksort_config.h,
+// kBindingPassArgs): the first pass's steps that may decide which passes run use it.
+enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetDeciding = 3, kSetCount = 4 };
 
 // A 2D grid of at least `workgroups` workgroups whose rows fit the device's X limit; the
 // shaders flatten (x, y) and drop indices past the tile count.

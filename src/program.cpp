@@ -37,6 +37,7 @@ struct Builder {
         c.endBit = in.passes.endBit;
         c.flags = in.keyFlags | (in.indirect ? kFlagIndirect : 0u);
         c.maxCount = in.maxCount;
+        c.dispatchWidth = in.maxWorkgroupCountX;
         c.pass = pass;
         c.countTable = pass % kCountTables;
         c.nextCountTable = (pass + 1) % kCountTables;
@@ -64,14 +65,34 @@ struct Builder {
         nextTimestamp = slot + 1;
     }
 
+    // With the _skip kernels, a direct sort with scan steps launches pass p > 0's steps from the
+    // pass arguments that the first scan step writes as it decides which passes run (no
+    // workgroup when the pass does not run); that step binds them and makes them visible to the
+    // launches (shaders/vksort_config.h). Otherwise the steps of passes that do not run return
+    // early: with an inline scan that costs less, and a count read on the GPU may take the
+    // single-workgroup sort, where no step would write the pass arguments.
+    void launchPass(Step& step, uint32_t pass, uint32_t argsPart) const {
+        if (pass == 0) {
+            if (step.kernel == Kernel::Scan) {
+                step.set = kSetDeciding;
+                step.barrier = Barrier::ComputeAndIndirect;
+            }
+            return;
+        }
+        step.indirect = true;
+        step.passArgs = true;
+        step.argsWord = pass * kPassArgsStride + argsPart;
+    }
+
     // The first pass's counts per tile; then per pass a scan of them (none when tiles are few:
     // each reorder sums them itself) and a reorder, which also counts the next pass's digits.
     // Which passes run, and so which digit each reorder sorts, is decided on the GPU from the keys
-    // (shaders/vksort_config.h): the reorders of passes that do not run return early.
+    // by the first scan step, or without one by the first reorder (shaders/vksort_config.h).
     void buildPasses(uint32_t indexFlag) {
         const uint32_t passCount = in.passes.passCount;
         const uint32_t tiles = ceilDiv(in.count, in.tile.tileSize()); // (direct sorts only)
         const bool inlineScan = !in.indirect && vksortInlineScan(tiles, in.scan.inlineMaxTiles);
+        const bool passArgs = in.skipPasses && !in.indirect && !inlineScan;
         Step& counts = add(Kernel::TileCounts, 0, kSetForward);
         counts.argsWord = kInfoTileArgs;
         counts.constants.zeroCountTable = counts.constants.nextCountTable; // the first reorder adds into it
@@ -82,9 +103,11 @@ struct Builder {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kInfoScanArgs;
                 if (!in.indirect) scan.grid = Grid{in.scan.workgroups(tiles), 1};
+                if (passArgs) launchPass(scan, p, kPassScanArgs);
             }
             Step& reorder = add(Kernel::Reorder, p, set);
             reorder.argsWord = kInfoTileArgs;
+            if (passArgs) launchPass(reorder, p, 0);
             reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
             if (inlineScan) reorder.constants.flags |= kFlagInlineScan;

@@ -33,8 +33,10 @@ struct Step {
     BindingSet set = kSetForward;
     VksortPushConstants constants{};
     // Indirect launches read a VkDispatchIndirectCommand from info word `argsWord` of the tables
-    // (written by the setup step); direct launches use `grid`.
+    // (written by the setup step), or with `passArgs` from that word of the pass arguments
+    // (written by the step that decides which passes run); direct launches use `grid`.
     bool indirect = false;
+    bool passArgs = false;
     uint32_t argsWord = 0;
     Grid grid;
     uint32_t pass = 0;          // the digit pass this step belongs to (0 for the setup steps)

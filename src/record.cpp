@@ -57,7 +57,9 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
         fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(step.constants),
                               &step.constants);
         if (step.indirect) {
-            fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, infoOffset(bindings, step.argsWord));
+            const VkDeviceSize args = step.passArgs ? bindings.scratch.offset + bindings.layout.passArgsOffset + step.argsWord * 4u
+                                                    : infoOffset(bindings, step.argsWord);
+            fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, args);
         } else {
             fn.vkCmdDispatch(cmd, step.grid.x, step.grid.y, 1);
         }

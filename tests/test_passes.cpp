@@ -65,6 +65,10 @@ struct PassRig {
         }
         uint8_t* scratchKeys(const vksort::ScratchLayout& l) { return scratch.data() + l.keysOffset; }
         uint8_t* scratchValues(const vksort::ScratchLayout& l) { return scratch.data() + l.valuesOffset; }
+        // The pass arguments (kBindingPassArgs), or the spare range the sets but the deciding one bind.
+        uint32_t* passArgs(const vksort::ScratchLayout& l, bool spare) {
+            return reinterpret_cast<uint32_t*>(scratch.data() + (spare ? l.spareArgsOffset : l.passArgsOffset));
+        }
     };
     Ranges read() const {
         Ranges r;
@@ -112,6 +116,13 @@ struct PassRig {
         }
         if (l.valuesBytes != 0 && byte >= l.valuesOffset && byte < l.valuesOffset + l.valuesBytes) {
             return "scratch value " + std::to_string((byte - l.valuesOffset) / valueBytes());
+        }
+        for (uint64_t offset : {l.passArgsOffset, l.spareArgsOffset}) {
+            if (byte >= offset && byte < offset + l.passArgsBytes) {
+                const size_t word = (byte - offset) / 4;
+                return std::string(offset == l.passArgsOffset ? "pass arguments" : "spare pass arguments") + ", pass " +
+                       std::to_string(word / vksort::kPassArgsStride) + ", word " + std::to_string(word % vksort::kPassArgsStride);
+            }
         }
         return "padding";
     }
@@ -187,9 +198,14 @@ std::vector<uint64_t> tileVarying(const hostdata::Data& input, VksortOrder order
     return bits;
 }
 
-// What deciding the passes that run leaves in the info words, for varying bits `bits` over bits
-// [begin, end) (vksort_config.h's rule, checked against a model in test_plan.cpp).
-void expectPassesThatRun(uint32_t* w, uint64_t bits, uint32_t begin, uint32_t end) {
+// What deciding the passes that run leaves in the tables `w`, for varying bits `bits` over bits
+// [begin, end) (vksort_config.h's rule, checked against a model in test_plan.cpp), and in the pass
+// arguments `args` its set binds, for a sort of numTiles tiles with `c`'s push constants, with
+// scan steps or (scanSteps false) without: a pass that runs launches every tile (and its scan
+// step's workgroups), one that does not launches none.
+void expectPassesThatRun(uint32_t* w, uint32_t* passArgs, uint64_t bits, uint32_t begin, uint32_t end,
+                         const vksort::ScanConfig& shape, const vksort::VksortPushConstants& c, uint32_t numTiles,
+                         bool scanSteps) {
     const uint32_t lo = uint32_t(bits), hi = uint32_t(bits >> 32);
     const uint32_t running = vksort::vksortRunningPasses(lo, hi, begin, end);
     const uint32_t count = vksort::vksortRunningPassCount(running);
@@ -197,6 +213,17 @@ void expectPassesThatRun(uint32_t* w, uint64_t bits, uint32_t begin, uint32_t en
         w[vksort::kPassShift + r] = r < count ? vksort::vksortRunningPassShift(running, begin, r) : begin;
     }
     for (uint32_t word = vksort::kMaxPasses; word < vksort::kPassWords; ++word) w[word] = word == vksort::kPassCount ? count : 0;
+    const uint32_t scanGroups = scanSteps ? shape.workgroups(numTiles) : 0;
+    for (uint32_t r = 0; r < vksort::kMaxPasses; ++r) {
+        uint32_t* args = passArgs + r * vksort::kPassArgsStride;
+        const bool runs = r < count;
+        args[0] = runs ? vksort::vksortGridWidth(numTiles, c.dispatchWidth) : 0;
+        args[1] = vksort::vksortGridRows(numTiles, c.dispatchWidth);
+        args[2] = 1;
+        args[vksort::kPassScanArgs] = runs ? scanGroups : 0;
+        args[vksort::kPassScanArgs + 1] = 1;
+        args[vksort::kPassScanArgs + 2] = 1;
+    }
 }
 
 void fillTables(PassRig::Ranges& r, const PassRig& rig, uint32_t value) {
@@ -445,7 +472,7 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
                     w[vksort::kRangeVaryingOffset + 2 * range] = uint32_t(bits);
                     w[vksort::kRangeVaryingOffset + 2 * range + 1] = uint32_t(bits >> 32);
                 }
-                expectPassesThatRun(w, all, c.shift, c.endBit);
+                expectPassesThatRun(w, want.passArgs(rig.layout(), false), all, c.shift, c.endBit, shape, scan.constants, numTiles, true);
                 rig.check(want);
             }
         }
@@ -517,9 +544,12 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     uint32_t* t = before.tables(l);
     const auto counts = tileCounts(rc.input, v.order, c.shift, c.endBit, tile, numTiles);
     if (!inlineScan) scanModel(rig, counts, numTiles, c.countTable, c.pass, t);
-    // Every pass runs: the decision of the first scan step, or with an inline scan of the first
-    // reorder, which reads every tile's varying bits (all set here) and writes the same words.
-    expectPassesThatRun(t, ~uint64_t(0), v.beginBit, v.endBit);
+    // Every pass runs: the decision of the first scan step (with the pass arguments that launch
+    // the later passes), or with an inline scan of the first reorder, which reads every tile's
+    // varying bits (all set here) and writes the same words (its pass arguments into the spare
+    // range its set binds).
+    expectPassesThatRun(t, before.passArgs(l, inlineScan), ~uint64_t(0), v.beginBit, v.endBit, rig.sorter->scan, c,
+                        numTiles, !inlineScan);
     for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
         t[rig.varyingWord(tileIndex)] = t[rig.varyingWord(tileIndex) + 1] = ~0u;
     }

@@ -237,7 +237,13 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
             // The counts tables, then two words of varying bits per tile.
             CHECK(l.tablesBytes == (uint64_t(kTileTablesOffset) + (uint64_t(kCountTables) * kRadix + 2) * l.rowStride) * 4);
             CHECK(vksortVaryingOffset(l.rowStride) * 4ull + 8ull * l.rowStride == l.tablesBytes);
-            CHECK(l.totalBytes == l.tablesOffset + l.tablesBytes);
+            // Then the pass arguments and their spare range, aligned, after everything else.
+            CHECK(l.passArgsBytes == kPassArgsWords * 4ull);
+            CHECK(l.passArgsOffset % 256 == 0);
+            CHECK(l.passArgsOffset >= l.tablesOffset + l.tablesBytes);
+            CHECK(l.spareArgsOffset % 256 == 0);
+            CHECK(l.spareArgsOffset >= l.passArgsOffset + l.passArgsBytes);
+            CHECK(l.totalBytes == l.spareArgsOffset + l.passArgsBytes);
         }
     }
 }

@@ -252,6 +252,53 @@ TEST_CASE("program: the indirect program launches every step from the setup's ar
     }
 }
 
+TEST_CASE("program: a sorter that skips constant digits launches a direct sort's later passes from "
+          "the arguments its first scan step writes",
+          "[program]") {
+    for (uint32_t count : {100000u, 50000000u}) {
+        for (bool indirect : {false, true}) {
+            for (uint32_t end : {8u, 32u, 64u}) {
+                ProgramInput in = input(count, 0, end, end > 32 ? 64 : 32);
+                in.indirect = indirect;
+                in.skipPasses = true;
+                const Program p = build(in);
+                const uint32_t tiles = ceilDiv(count, in.tile.tileSize());
+                // Only a direct sort with scan steps: with an inline scan, or a count read on the GPU,
+                // the steps of passes that do not run return early.
+                const bool passArgs = !indirect && tiles > in.scan.inlineMaxTiles;
+                INFO("count " << count << (indirect ? ", indirect" : "") << ", bits 0:" << end);
+                uint32_t passesSeen = 0;
+                for (uint32_t i = 0; i < p.stepCount; ++i) {
+                    const Step& s = p.steps[i];
+                    if (s.kind != StepKind::Dispatch) continue;
+                    INFO("step " << i << ", pass " << s.pass);
+                    CHECK(s.uniformReads);
+                    // The arguments the shaders write need the grid width the host would use.
+                    CHECK(s.constants.dispatchWidth == in.maxWorkgroupCountX);
+                    const bool last = i + 1 == p.stepCount;
+                    // The first scan step decides which passes run and writes the pass arguments
+                    // through its own set; only its barrier reaches the launches' reads of them.
+                    const bool decides = passArgs && s.kernel == Kernel::Scan && s.pass == 0;
+                    CHECK((s.set == kSetDeciding) == decides);
+                    if (!last) CHECK((s.barrier == Barrier::ComputeAndIndirect) == (decides || indirect));
+                    CHECK(s.passArgs == (passArgs && s.pass > 0));
+                    if (s.passArgs) {
+                        CHECK(s.indirect);
+                        CHECK((s.kernel == Kernel::Scan || s.kernel == Kernel::Reorder));
+                        const uint32_t part = s.kernel == Kernel::Scan ? kPassScanArgs : 0u;
+                        CHECK(s.argsWord == s.pass * kPassArgsStride + part);
+                        CHECK(s.argsWord + 3 <= kPassArgsWords);
+                    }
+                    if (s.kernel == Kernel::Reorder) ++passesSeen;
+                }
+                CHECK(passesSeen == (end + 3) / 4);
+                checkTables(p);
+                checkTimestamps(p);
+            }
+        }
+    }
+}
+
 TEST_CASE("program: every bit range of 32- and 64-bit keys", "[program]") {
     {
         for (uint32_t keyBits : {32u, 64u}) {

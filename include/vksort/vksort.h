@@ -47,7 +47,9 @@
  *   read and write the keys, values and scratch buffers as storage buffers
  *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT); with
  *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the scratch buffer's first bytes are also read
- *   as a uniform buffer (VK_ACCESS_UNIFORM_READ_BIT), written only by the sort.
+ *   as a uniform buffer (VK_ACCESS_UNIFORM_READ_BIT), and launch arguments in it by
+ *   vkCmdDispatchIndirect (VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+ *   VK_ACCESS_INDIRECT_COMMAND_READ_BIT), both written only by the sort.
  *   Before: make your writes of keys and values available to COMPUTE_SHADER reads, and order
  *     every earlier access to keys, values and scratch before COMPUTE_SHADER writes: the sort
  *     writes your keys and values too (odd passes write back into them, argsort overwrites
@@ -56,12 +58,14 @@
  *     SHADER_READ | SHADER_WRITE).
  *   After: the result is written by COMPUTE_SHADER with SHADER_WRITE; put a barrier from there
  *     to your consumer's stage and access before you read it. Its last accesses to the scratch
- *     buffer are COMPUTE_SHADER reads and writes (and, for vksortCmdSortIndirect, DRAW_INDIRECT
- *     INDIRECT_COMMAND_READ), and so are its last accesses to your keys and values ranges,
+ *     buffer are COMPUTE_SHADER reads and writes (and, for vksortCmdSortIndirect or a sorter
+ *     that skips constant digits, DRAW_INDIRECT INDIRECT_COMMAND_READ), and so are its last accesses to your keys and values ranges,
  *     wherever the result lands (a sort that leaves it in scratch last reads them); include
  *     those stages before you write any of them again.
  *   Between its own dispatches the sort records global memory barriers compute-write ->
- *   compute-read/write (and uniform read, for a sorter that skips constant digits). It binds its own compute pipeline, descriptor set 0
+ *   compute-read/write (and uniform read, for a sorter that skips constant digits; and
+ *   indirect-command read after a dispatch that writes later dispatches' launch arguments). It
+ *   binds its own compute pipeline, descriptor set 0
  *   with its own pipeline layout (which, by Vulkan's layout-compatibility rules, can disturb any
  *   compute descriptor set you had bound) and its push constants: rebind the compute pipeline,
  *   every compute descriptor set and the push constants you rely on afterwards. Graphics state
@@ -190,8 +194,12 @@ typedef enum VksortSorterCreateFlagBits {
     /* For keys that leave whole 4-bit digits the same in every key: tile ids packed above depths,
      * counts or indices far below 2^32, Morton codes of a grid much smaller than the key. Every
      * multi-tile sort by this sorter finds on the GPU, from the keys it sorts, which digits of the
-     * sorted bit range are the same in every key, and leaves out their passes (their scan steps
-     * and reorders return at once; the dispatches and barriers remain recorded). The result is
+     * sorted bit range are the same in every key, and leaves out their passes. In a
+     * vksortCmdSort with a scan step per pass (more tiles than the reorders scan inline) every
+     * pass after the first is an indirect dispatch (vkCmdDispatchIndirect) whose arguments the
+     * first scan step writes into the scratch buffer, and a pass left out launches no workgroup;
+     * otherwise the dispatches of a pass left out return at once. Either way its dispatches and
+     * barriers remain recorded. The result is
      * the same sort and lands where VksortSortResult says: where an odd number of passes would be
      * left out, one of them runs anyway. The sorter compiles its own variants of the tile-counts,
      * scan and reorder kernels, which cost 2-8% on the H100 on keys that vary in every
@@ -375,15 +383,16 @@ typedef struct VksortMemoryRequirements {
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
-     * tables (each tile's digit counts and varying bits); for a sorter created with
+     * tables (each tile's digit counts and varying bits) and each pass's launch arguments (a
+     * few hundred bytes); for a sorter created with
      * VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of the tables are also
      * bound as a uniform buffer (the reported usage and alignment allow it for every sorter, so
      * one scratch buffer serves either kind). Its contents
      * need no initialization and are garbage afterwards, except where a sort with an odd pass
      * count left its result (see VksortSortResult). The reported usage is storage, uniform,
-     * indirect and transfer-destination; only vksortCmdSortIndirect uses the last two, so a scratch
-     * buffer used only with vksortCmdSort needs storage and uniform alone (storage alone, for a
-     * sorter that does not skip constant digits). */
+     * indirect and transfer-destination; vksortCmdSortIndirect uses all four, and vksortCmdSort
+     * storage, uniform and indirect with a sorter that skips constant digits, storage alone with
+     * one that does not. */
     VksortBufferRequirements scratch;
 } VksortMemoryRequirements;
 
