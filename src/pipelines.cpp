@@ -145,8 +145,8 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     // The driver's compilation is most of the time: each pipeline is compiled on its own, the
     // calling thread and up to one helper thread per further pipeline taking the next one left,
     // so that creation takes about as long as the slowest pipeline rather than the sum of all
-    // (one format on the H100 with an empty driver cache: 0.57-0.99 s one after another,
-    // 0.24-0.36 s at once). A helper that cannot be started leaves its share to the others.
+    // (one format on the H100 with an empty driver cache: 0.57-1.09 s one after another,
+    // 0.24-0.43 s at once). A helper that cannot be started leaves its share to the others.
     Creator creator{fn, device, allocator, cache, options, p.layout};
     std::atomic<size_t> next{0};
     auto work = [&] {
