@@ -164,7 +164,7 @@ void placeRanksInRegisters(uint groups, uint group) {
 // (placeRanksInRegisters) instead of the counters' shared scan (scanHistogram: one subgroup's or
 // the workgroup's), which saves their zeroing, at least two barriers and the wait for that scan.
 // The single-workgroup sort, which has nothing else to run meanwhile, takes it; the reorders do
-// not: it did not make them faster, and it cost registers (docs/PERFORMANCE.md).
+// not: it did not make them faster on the H100, and it cost registers.
 void rankTile(bool scanPerSubgroup) {
     uint share = subgroupsPerGroup();
     uint groups = counterGroups();

@@ -2,7 +2,7 @@
 // Tuning: every number chosen by measurement, one row per device class, and the choices that
 // follow from a row and the device's limits (clamped so that every row fits every Vulkan 1.1
 // device). A new device class is one new row; the measurement behind each value is written
-// beside it. docs/PERFORMANCE.md has the measurements in full.
+// beside it.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Times several builds of sort-test side by side on one device, the way docs/PERFORMANCE.md's
-# kernel work was measured: in each round every build runs the same benchmark points in turn, so
-# whatever drifts during a call (clocks, temperature) falls on every build alike, and the rounds
-# show the spread. Prints the median ms of every point, build by build and round by round; each
+# Times several builds of sort-test side by side on one device, the way the tuning row's values
+# (src/tuning.hpp) were measured: in each round every build runs the same benchmark points in
+# turn, so whatever drifts during a call (clocks, temperature) falls on every build alike, and the
+# rounds show the spread. Prints the median ms of every point, build by build and round by round; each
 # build's JSON of each round goes to $LOGS (default ./ab-logs).
 #   tools/gpu-ab.sh [--rounds N] NAME=SORT_TEST [NAME=SORT_TEST ...] -- SORT_TEST_ARGS...
 # The arguments after -- are sort-test's benchmark options (--keys, --values, --counts, ...);
