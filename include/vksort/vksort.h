@@ -59,17 +59,17 @@
  *   After: the result is written by COMPUTE_SHADER with SHADER_WRITE; put a barrier from there
  *     to your consumer's stage and access before you read it. Its last accesses to the scratch
  *     buffer are COMPUTE_SHADER reads and writes (and, for vksortCmdSortIndirect or a sorter
- *     that skips constant digits, DRAW_INDIRECT INDIRECT_COMMAND_READ), and so are its last accesses to your keys and values ranges,
- *     wherever the result lands (a sort that leaves it in scratch last reads them); include
- *     those stages before you write any of them again.
+ *     that skips constant digits, DRAW_INDIRECT INDIRECT_COMMAND_READ), and so are its last
+ *     accesses to your keys and values ranges, wherever the result lands (a sort that leaves it
+ *     in scratch last reads them); include those stages before you write any of them again.
  *   Between its own dispatches the sort records global memory barriers compute-write ->
- *   compute-read/write (and uniform read, for a sorter that skips constant digits; and
- *   indirect-command read after a dispatch that writes later dispatches' launch arguments). It
- *   binds its own compute pipeline, descriptor set 0
- *   with its own pipeline layout (which, by Vulkan's layout-compatibility rules, can disturb any
- *   compute descriptor set you had bound) and its push constants: rebind the compute pipeline,
- *   every compute descriptor set and the push constants you rely on afterwards. Graphics state
- *   is untouched.
+ *   compute-read/write (and uniform read, for a sorter that skips constant digits), which also
+ *   reach DRAW_INDIRECT INDIRECT_COMMAND_READ after every dispatch of vksortCmdSortIndirect and
+ *   after the first scan step of a sorter that skips constant digits. It binds its own compute
+ *   pipeline, descriptor set 0 with its own pipeline layout (which, by Vulkan's
+ *   layout-compatibility rules, can disturb any compute descriptor set you had bound) and its
+ *   push constants: rebind the compute pipeline, every compute descriptor set and the push
+ *   constants you rely on afterwards. Graphics state is untouched.
  *
  * THREADS
  *   A VksortSorter (but for an atomic count of its live bindings) and a VksortBindings are
@@ -383,8 +383,8 @@ typedef struct VksortMemoryRequirements {
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
-     * tables (each tile's digit counts and varying bits) and each pass's launch arguments (a
-     * few hundred bytes); for a sorter created with
+     * tables (each tile's digit counts and varying bits), and each pass's launch arguments with
+     * a spare range of the same size (about 1 KiB); for a sorter created with
      * VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of the tables are also
      * bound as a uniform buffer (the reported usage and alignment allow it for every sorter, so
      * one scratch buffer serves either kind). Its contents
