@@ -40,9 +40,9 @@ VKSORT_CONST kBindingTables = 4u;
  * are (read as a storage buffer they cost 3-7% on the H100 for keys that vary in every digit). */
 VKSORT_CONST kBindingPasses = 5u;
 /* The launch arguments of the passes after the first (see "Passes whose digit never varies"),
- * outside the tables: the step that decides which passes run writes them through this binding,
- * which its descriptor set (src/plan.hpp, kSetDeciding) points at them and every other set at a
- * spare range. So no later dispatch writes what the indirect launches read, and only the
+ * outside the tables: the step that decides which passes run writes them through this binding.
+ * Only that step's descriptor set (src/plan.hpp, kSetDeciding) binds them here; every other set
+ * binds a spare range. So no later dispatch writes what the indirect launches read, and only the
  * deciding step's barrier has to reach the launches' argument reads: barriers to the
  * DRAW_INDIRECT stage cost about 2.5 us each on the H100. */
 VKSORT_CONST kBindingPassArgs = 6u;
@@ -150,7 +150,7 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  * single-workgroup sort, which writes no pass arguments: there the steps return at once. */
 VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kPassShift = 0u;          /* kMaxPasses words: the lowest key bit of reorder r's digit */
-VKSORT_CONST kPassCount = 16u;         /* how many reorders run; the others launch no workgroup */
+VKSORT_CONST kPassCount = 16u;         /* how many reorders run; the others launch nothing or return */
 VKSORT_CONST kPassWords = 20u;         /* what the uniform buffer binds (kBindingPasses): 5 uvec4 */
 VKSORT_CONST kInfoCount = 32u;         /* the clamped element count (indirect sorts) */
 VKSORT_CONST kInfoNumTiles = 33u;      /* tiles for that count (indirect sorts) */

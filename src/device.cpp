@@ -92,6 +92,7 @@ VkResult queryDevice(const Functions& fn, VkPhysicalDevice physicalDevice, uint3
     f.maxWorkgroupSizeX = limits.maxComputeWorkGroupSize[0];
     for (int i = 0; i < 3; ++i) f.maxWorkgroupCount[i] = limits.maxComputeWorkGroupCount[i];
     f.maxStorageBufferRange = limits.maxStorageBufferRange;
+    f.maxPerStageStorageBuffers = limits.maxPerStageDescriptorStorageBuffers;
     f.minStorageBufferOffsetAlignment = limits.minStorageBufferOffsetAlignment;
     f.minUniformBufferOffsetAlignment = limits.minUniformBufferOffsetAlignment;
     f.maxComputeWorkgroupSubgroups = out.maxComputeWorkgroupSubgroups;

@@ -45,6 +45,15 @@ uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& contro
     return limit;
 }
 
+bool descriptorLimitsFit(const DeviceFacts& device, bool skipPasses, std::string* reason) {
+    const uint32_t needed = storageBuffersPerStage(skipPasses);
+    if (device.maxPerStageStorageBuffers >= needed) return true;
+    *reason = "the device allows " + std::to_string(device.maxPerStageStorageBuffers) +
+              " storage buffers per shader stage (maxPerStageDescriptorStorageBuffers); vksort's pipelines bind " +
+              std::to_string(needed) + (skipPasses ? " (a sorter that skips constant digits)" : "");
+    return false;
+}
+
 uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, uint32_t keyBytes, uint32_t valueBytes) {
     // Positions and counts are 32-bit words; the last tile's end must not wrap.
     uint64_t limit = UINT32_MAX - config.tileSize();

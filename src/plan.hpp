@@ -22,6 +22,7 @@ struct DeviceFacts {
     uint32_t maxWorkgroupSizeX = 0;
     uint32_t maxWorkgroupCount[3] = {0, 0, 0};
     uint64_t maxStorageBufferRange = 0;
+    uint32_t maxPerStageStorageBuffers = 0; // maxPerStageDescriptorStorageBuffers
     uint64_t minStorageBufferOffsetAlignment = 0;
     uint64_t minUniformBufferOffsetAlignment = 0;
     uint32_t maxComputeWorkgroupSubgroups = 0; // 0: unknown (no subgroup size control)
@@ -77,6 +78,13 @@ uint32_t singleSharedMemoryBytes(const TileConfig& config, bool skip = true);
 // The largest workgroup the sorter may create: the device's limits, and with a required subgroup
 // size at most maxComputeWorkgroupSubgroups subgroups of that size.
 uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& control);
+
+// The storage buffers every pipeline's set layout binds (shaders/vksort_config.h): keys and values
+// in and out and the tables, and for a sorter that skips constant digits the pass arguments.
+constexpr uint32_t storageBuffersPerStage(bool skipPasses) { return skipPasses ? kBindingCount - 1 : kBindingPasses; }
+// Whether the device lets one shader stage bind them (Vulkan guarantees only 4); false with a
+// reason when it does not.
+bool descriptorLimitsFit(const DeviceFacts& device, bool skipPasses, std::string* reason);
 
 constexpr uint32_t ceilDiv(uint32_t a, uint32_t b) { return vksortCeilDiv(a, b); }
 constexpr uint64_t alignUp(uint64_t value, uint64_t alignment) {

@@ -70,7 +70,8 @@ struct Builder {
     // workgroup when the pass does not run); that step binds them and makes them visible to the
     // launches (shaders/vksort_config.h). Otherwise the steps of passes that do not run return
     // early: with an inline scan that costs less, and a count read on the GPU may take the
-    // single-workgroup sort, where no step would write the pass arguments.
+    // single-workgroup sort, where no step would write the pass arguments. One pass has no later
+    // launches.
     void launchPass(Step& step, uint32_t pass, uint32_t argsPart) const {
         if (pass == 0) {
             if (step.kernel == Kernel::Scan) {
@@ -92,7 +93,7 @@ struct Builder {
         const uint32_t passCount = in.passes.passCount;
         const uint32_t tiles = ceilDiv(in.count, in.tile.tileSize()); // (direct sorts only)
         const bool inlineScan = !in.indirect && vksortInlineScan(tiles, in.scan.inlineMaxTiles);
-        const bool passArgs = in.skipPasses && !in.indirect && !inlineScan;
+        const bool passArgs = in.skipPasses && !in.indirect && !inlineScan && passCount > 1;
         Step& counts = add(Kernel::TileCounts, 0, kSetForward);
         counts.argsWord = kInfoTileArgs;
         counts.constants.zeroCountTable = counts.constants.nextCountTable; // the first reorder adds into it

@@ -26,8 +26,9 @@ void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind, bool 
         srcStages = VK_PIPELINE_STAGE_TRANSFER_BIT;
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     } else if (kind == Barrier::ComputeAndIndirect) {
-        // The launch arguments live in the tables binding, which every dispatch may write: the
-        // later indirect launches read them.
+        // The later indirect launches read their arguments: the setup's live in the tables
+        // binding, which every dispatch may write; the pass arguments are written by the step
+        // that decides which passes run (shaders/vksort_config.h).
         barrier.dstAccessMask |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
         dstStages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
     }

@@ -102,6 +102,9 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
         }
     }
 
+    const bool skipPasses = (info.flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0;
+    if (!descriptorLimitsFit(device.facts, skipPasses, &reason)) return fail(info, VK_ERROR_FEATURE_NOT_PRESENT, reason);
+
     TileConfig tile;
     SubgroupControl control;
     control.fullSubgroupsAvailable = sizeControl && device.computeFullSubgroups;
@@ -116,7 +119,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     options.scanTile = chooseScanTileConfig(device.facts, tile, control);
     options.scan = chooseScanConfig(device.facts);
     options.subgroupShuffle = device.facts.subgroupShuffle;
-    options.skipPasses = (info.flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0;
+    options.skipPasses = skipPasses;
     options.requiredSubgroupSize = required;
     const uint32_t keyTypes = info.keyTypes != 0 ? info.keyTypes : kAllKeyTypes;
     const uint32_t valueTypes = info.valueTypes != 0 ? info.valueTypes : kAllValueTypes;

@@ -545,11 +545,20 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     const auto counts = tileCounts(rc.input, v.order, c.shift, c.endBit, tile, numTiles);
     if (!inlineScan) scanModel(rig, counts, numTiles, c.countTable, c.pass, t);
     // Every pass runs: the decision of the first scan step (with the pass arguments that launch
-    // the later passes), or with an inline scan of the first reorder, which reads every tile's
-    // varying bits (all set here) and writes the same words (its pass arguments into the spare
-    // range its set binds).
-    expectPassesThatRun(t, before.passArgs(l, inlineScan), ~uint64_t(0), v.beginBit, v.endBit, rig.sorter->scan, c,
-                        numTiles, !inlineScan);
+    // the later passes), which this step reads; or with an inline scan the first reorder's own,
+    // from every tile's varying bits (all set here): a skipping sorter's writes the decision,
+    // and its pass arguments into the spare range its set binds, where sentinels stand before.
+    const bool decides = rig.sorter->skipPasses && inlineScan && step.pass == 0;
+    auto decision = [&](PassRig::Ranges& r) {
+        expectPassesThatRun(r.tables(l), r.passArgs(l, inlineScan), ~uint64_t(0), v.beginBit, v.endBit,
+                            rig.sorter->scan, c, numTiles, !inlineScan);
+    };
+    if (decides) {
+        uint32_t* spare = before.passArgs(l, true);
+        std::fill(spare, spare + vksort::kPassArgsWords, kSentinel);
+    } else {
+        decision(before);
+    }
     for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
         t[rig.varyingWord(tileIndex)] = t[rig.varyingWord(tileIndex) + 1] = ~0u;
     }
@@ -573,6 +582,7 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
         for (uint32_t d = 0; d < kRadix; ++d) w[rig.countWord(c.zeroCountTable, tileIndex, d)] = 0;
     }
+    if (decides) decision(want);
     rig.check(want);
 }
 

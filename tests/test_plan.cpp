@@ -248,6 +248,24 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
     }
 }
 
+TEST_CASE("the storage buffers a stage may bind: 5, and 6 when skipping constant digits", "[plan]") {
+    CHECK(storageBuffersPerStage(false) == 5);
+    CHECK(storageBuffersPerStage(true) == 6);
+    DeviceFacts d;
+    std::string reason;
+    for (uint32_t limit : {4u, 5u, 6u, 96u}) {
+        d.maxPerStageStorageBuffers = limit;
+        for (bool skip : {false, true}) {
+            INFO("limit " << limit << (skip ? ", skipping" : ""));
+            reason.clear();
+            const bool fits = descriptorLimitsFit(d, skip, &reason);
+            CHECK(fits == (limit >= (skip ? 6u : 5u)));
+            CHECK(fits == reason.empty());
+            if (!fits) CHECK(reason.find("maxPerStageDescriptorStorageBuffers") != std::string::npos);
+        }
+    }
+}
+
 TEST_CASE("the maximum count respects every limit", "[plan]") {
     DeviceFacts f = typicalGpu();
     TileConfig c{256, 8, 8, true};

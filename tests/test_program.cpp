@@ -257,15 +257,15 @@ TEST_CASE("program: a sorter that skips constant digits launches a direct sort's
           "[program]") {
     for (uint32_t count : {100000u, 50000000u}) {
         for (bool indirect : {false, true}) {
-            for (uint32_t end : {8u, 32u, 64u}) {
+            for (uint32_t end : {4u, 8u, 32u, 64u}) {
                 ProgramInput in = input(count, 0, end, end > 32 ? 64 : 32);
                 in.indirect = indirect;
                 in.skipPasses = true;
                 const Program p = build(in);
                 const uint32_t tiles = ceilDiv(count, in.tile.tileSize());
-                // Only a direct sort with scan steps: with an inline scan, or a count read on the GPU,
-                // the steps of passes that do not run return early.
-                const bool passArgs = !indirect && tiles > in.scan.inlineMaxTiles;
+                // Only a direct sort with scan steps and more than one pass: with an inline scan, or
+                // a count read on the GPU, the steps of passes that do not run return early.
+                const bool passArgs = !indirect && tiles > in.scan.inlineMaxTiles && end > 4;
                 INFO("count " << count << (indirect ? ", indirect" : "") << ", bits 0:" << end);
                 uint32_t passesSeen = 0;
                 for (uint32_t i = 0; i < p.stepCount; ++i) {
@@ -284,6 +284,9 @@ TEST_CASE("program: a sorter that skips constant digits launches a direct sort's
                     CHECK(s.passArgs == (passArgs && s.pass > 0));
                     if (s.passArgs) {
                         CHECK(s.indirect);
+                        // A direct sort's count: scan.comp's early return for passes that do not
+                        // run is for indirect sorts alone.
+                        CHECK((s.constants.flags & kFlagIndirect) == 0);
                         CHECK((s.kernel == Kernel::Scan || s.kernel == Kernel::Reorder));
                         const uint32_t part = s.kernel == Kernel::Scan ? kPassScanArgs : 0u;
                         CHECK(s.argsWord == s.pass * kPassArgsStride + part);

@@ -28,7 +28,9 @@
  *
  * DEVICE REQUIREMENTS
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
- *   compute shaders (VkPhysicalDeviceSubgroupProperties). No device feature or extension has to
+ *   compute shaders (VkPhysicalDeviceSubgroupProperties), and 5 storage buffers per shader stage
+ *   (maxPerStageDescriptorStorageBuffers; 6 for a sorter created with
+ *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT). No device feature or extension has to
  *   be enabled. Any subgroup size from 1 to 128 is handled, subgroups need not be full, and a
  *   driver that launches narrower subgroups than it reports still gets a correct sort. Where
  *   the device also offers subgroup shuffles (VK_SUBGROUP_FEATURE_SHUFFLE_BIT), full subgroups
@@ -283,7 +285,8 @@ typedef struct VksortSorterCreateInfo {
  * a required subgroup capability, when VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set on
  * a device without subgroup size control (see there), when requiredSubgroupSize is set without
  * that flag, when an override (requiredSubgroupSize, workgroupSize, keysPerThread) does not fit
- * the device, or when the device's limits (a subgroup size of 0, a workgroup limit below 16,
+ * the device, when the device allows fewer storage buffers per shader stage than the sorter's
+ * pipelines bind (DEVICE REQUIREMENTS), or when the device's limits (a subgroup size of 0, a workgroup limit below 16,
  * too little shared memory) hold no tile at all, VK_ERROR_OUT_OF_HOST_MEMORY, the error of the
  * Vulkan call that failed (the message callback names each), or VK_ERROR_VALIDATION_FAILED_EXT
  * for invalid usage (NULL pointers or handles, a non-NULL pNext, unknown flags or format bits). */
@@ -390,9 +393,9 @@ typedef struct VksortMemoryRequirements {
      * one scratch buffer serves either kind). Its contents
      * need no initialization and are garbage afterwards, except where a sort with an odd pass
      * count left its result (see VksortSortResult). The reported usage is storage, uniform,
-     * indirect and transfer-destination; vksortCmdSortIndirect uses all four, and vksortCmdSort
-     * storage, uniform and indirect with a sorter that skips constant digits, storage alone with
-     * one that does not. */
+     * indirect and transfer-destination. vksortCmdSortIndirect uses storage, indirect and
+     * transfer-destination; vksortCmdSort storage alone. A sorter that skips constant digits
+     * adds uniform to both, and indirect to vksortCmdSort. */
     VksortBufferRequirements scratch;
 } VksortMemoryRequirements;
 
