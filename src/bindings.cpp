@@ -82,8 +82,9 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
                                               {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetCount}};
     static_assert(kBindingPasses + 2 == kBindingCount && kBindingPassArgs + 1 == kBindingCount,
                   "the skipping sorters' two bindings come last");
+    const uint32_t setCount = setsPerBindings(sorter->skipPasses);
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = kSetCount;
+    poolInfo.maxSets = setCount;
     poolInfo.poolSizeCount = sorter->skipPasses ? 2 : 1;
     poolInfo.pPoolSizes = poolSizes;
     result = fn.vkCreateDescriptorPool(sorter->device, &poolInfo, sorter->allocator(), &bindings->pool);
@@ -95,7 +96,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     for (VkDescriptorSetLayout& layout : layouts) layout = sorter->pipelines.setLayout;
     VkDescriptorSetAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     allocateInfo.descriptorPool = bindings->pool;
-    allocateInfo.descriptorSetCount = kSetCount;
+    allocateInfo.descriptorSetCount = setCount;
     allocateInfo.pSetLayouts = layouts;
     result = fn.vkAllocateDescriptorSets(sorter->device, &allocateInfo, bindings->sets);
     if (result != VK_SUCCESS) {
@@ -134,7 +135,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
         {&callerKeys, &callerKeys, &callerValues, &callerValues},    // kSetInPlace
         {&callerKeys, &scratchKeys, &callerValues, &scratchValues},  // kSetDeciding
     };
-    for (uint32_t set = 0; set < kSetCount; ++set) {
+    for (uint32_t set = 0; set < setCount; ++set) {
         write(bindings->sets[set], kBindingKeysIn, directions[set].keysIn);
         write(bindings->sets[set], kBindingKeysOut, directions[set].keysOut);
         if (hasValues) {

@@ -89,9 +89,8 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
         bindings[i] = {i, type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    // Only the _skip kernels read the passes that run and write the pass arguments (the last two
-    // bindings).
-    setInfo.bindingCount = options.skipPasses ? kBindingCount : kBindingPasses;
+    // Only the _skip kernels read the passes that run and write the pass arguments.
+    setInfo.bindingCount = bindingsPerSet(options.skipPasses);
     setInfo.pBindings = bindings;
     VkResult result = fn.vkCreateDescriptorSetLayout(device, &setInfo, allocator, &p.setLayout);
     if (result != VK_SUCCESS) {

@@ -79,9 +79,11 @@ uint32_t singleSharedMemoryBytes(const TileConfig& config, bool skip = true);
 // size at most maxComputeWorkgroupSubgroups subgroups of that size.
 uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& control);
 
-// The storage buffers every pipeline's set layout binds (shaders/vksort_config.h): keys and values
-// in and out and the tables, and for a sorter that skips constant digits the pass arguments.
-constexpr uint32_t storageBuffersPerStage(bool skipPasses) { return skipPasses ? kBindingCount - 1 : kBindingPasses; }
+// The bindings of every pipeline's set layout (shaders/vksort_config.h): keys and values in and
+// out and the tables, and for a sorter that skips constant digits the passes that run (the one
+// uniform buffer) and the pass arguments, the last two.
+constexpr uint32_t bindingsPerSet(bool skipPasses) { return skipPasses ? kBindingCount : kBindingPasses; }
+constexpr uint32_t storageBuffersPerStage(bool skipPasses) { return bindingsPerSet(skipPasses) - (skipPasses ? 1u : 0u); }
 // Whether the device lets one shader stage bind them (Vulkan guarantees only 4); false with a
 // reason when it does not.
 bool descriptorLimitsFit(const DeviceFacts& device, bool skipPasses, std::string* reason);
@@ -131,6 +133,8 @@ bool planPasses(uint32_t keyBits, uint32_t beginBit, uint32_t endBit, PassPlan* 
 // deciding set is the forward one with the pass arguments bound (shaders/vksort_config.h,
 // kBindingPassArgs): the first pass's steps that may decide which passes run use it.
 enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetDeciding = 3, kSetCount = 4 };
+// The descriptor sets a bindings object allocates: the deciding one only for a skipping sorter.
+constexpr uint32_t setsPerBindings(bool skipPasses) { return skipPasses ? kSetCount : kSetDeciding; }
 
 // A 2D grid of at least `workgroups` workgroups whose rows fit the device's X limit; the
 // shaders flatten (x, y) and drop indices past the tile count.

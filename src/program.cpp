@@ -72,17 +72,14 @@ struct Builder {
     // early: with an inline scan that costs less, and a count read on the GPU may take the
     // single-workgroup sort, where no step would write the pass arguments. One pass has no later
     // launches.
-    void launchPass(Step& step, uint32_t pass, uint32_t argsPart) const {
-        if (pass == 0) {
-            if (step.kernel == Kernel::Scan) {
-                step.set = kSetDeciding;
-                step.barrier = Barrier::ComputeAndIndirect;
-            }
-            return;
-        }
+    static void decides(Step& scan) {
+        scan.set = kSetDeciding;
+        scan.barrier = Barrier::ComputeAndIndirect;
+    }
+    static void launchFromPassArgs(Step& step, uint32_t argsPart) {
         step.indirect = true;
         step.passArgs = true;
-        step.argsWord = pass * kPassArgsStride + argsPart;
+        step.argsWord = step.pass * kPassArgsStride + argsPart;
     }
 
     // The first pass's counts per tile; then per pass a scan of them (none when tiles are few:
@@ -104,11 +101,12 @@ struct Builder {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kInfoScanArgs;
                 if (!in.indirect) scan.grid = Grid{in.scan.workgroups(tiles), 1};
-                if (passArgs) launchPass(scan, p, kPassScanArgs);
+                if (passArgs && p == 0) decides(scan);
+                if (passArgs && p > 0) launchFromPassArgs(scan, kPassScanArgs);
             }
             Step& reorder = add(Kernel::Reorder, p, set);
             reorder.argsWord = kInfoTileArgs;
-            if (passArgs) launchPass(reorder, p, 0);
+            if (passArgs && p > 0) launchFromPassArgs(reorder, 0);
             reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
             if (inlineScan) reorder.constants.flags |= kFlagInlineScan;

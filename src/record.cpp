@@ -10,6 +10,13 @@ VkDeviceSize infoOffset(const VksortBindings_T& bindings, uint32_t word) {
     return bindings.scratch.offset + bindings.layout.tablesOffset + VkDeviceSize(word) * 4u;
 }
 
+// Byte offset inside the scratch buffer of a step's launch arguments: an info word, or a word of
+// the pass arguments.
+VkDeviceSize argsOffset(const VksortBindings_T& bindings, const Step& step) {
+    if (!step.passArgs) return infoOffset(bindings, step.argsWord);
+    return bindings.scratch.offset + bindings.layout.passArgsOffset + VkDeviceSize(step.argsWord) * 4u;
+}
+
 VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bindings, Kernel kernel) {
     return sorter.pipelines.get(kernel, keyWidthIndex(bindings.keyType), valueWidthIndex(bindings.valueType));
 }
@@ -58,9 +65,7 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
         fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(step.constants),
                               &step.constants);
         if (step.indirect) {
-            const VkDeviceSize args = step.passArgs ? bindings.scratch.offset + bindings.layout.passArgsOffset + step.argsWord * 4u
-                                                    : infoOffset(bindings, step.argsWord);
-            fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, args);
+            fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, argsOffset(bindings, step));
         } else {
             fn.vkCmdDispatch(cmd, step.grid.x, step.grid.y, 1);
         }
