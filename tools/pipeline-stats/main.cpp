@@ -21,6 +21,8 @@ void usage() {
     std::printf("usage: pipeline-stats [options]\n"
                 "  --device INDEX|NAME       device by index or name substring (default: best present)\n"
                 "  --workgroup-size W, --keys-per-thread K   tile overrides, as sort-test's\n"
+                "  --skip-constant-digits    the pipelines of a sorter that leaves out passes whose digit\n"
+                "                            every key shares (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT)\n"
                 "Prints the driver's statistics of every pipeline of a sorter for all formats (with\n"
                 "VK_KHR_pipeline_executable_properties; a device without it is named and the exit status is 0).\n"
                 "exit status: 0 printed (or nothing to print), 1 a runtime failure, 2 bad usage\n");
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
     options.pipelineStatistics = true;
     options.validation = false;
     uint32_t workgroupSize = 0, keysPerThread = 0;
+    bool skipConstantDigits = false;
     toolutil::Args args(argc, argv, "pipeline-stats", takes);
     while (args.next()) {
         const std::string& a = args.option();
@@ -55,6 +58,8 @@ int main(int argc, char** argv) {
             if (toolutil::parseUnsigned(d, 1u << 20, &v)) options.deviceIndex = int(v);
             else options.deviceName = d;
             ok = !d.empty();
+        } else if (a == "--skip-constant-digits") {
+            skipConstantDigits = true;
         } else if (a == "--workgroup-size") {
             ok = toolutil::parseUnsigned(args.value(), 1024, &v) && (v == 0 || v >= 16) && (v & (v - 1)) == 0;
             workgroupSize = uint32_t(v);
@@ -80,6 +85,7 @@ int main(int argc, char** argv) {
     }
     VksortSorterCreateInfo createInfo = vkctx::sorterCreateInfo(ctx);
     createInfo.flags |= VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT;
+    if (skipConstantDigits) createInfo.flags |= VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT;
     createInfo.workgroupSize = workgroupSize;
     createInfo.keysPerThread = keysPerThread;
     createInfo.pfnMessageCallback = printMessage;
