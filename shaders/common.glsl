@@ -91,12 +91,15 @@ layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint 
 #define VKSORT_SKIP_PASSES 0
 #endif
 #if VKSORT_SKIP_PASSES
-// The passes that run (the tables' first kPassWords words; vksort_config.h), read-only.
+// The passes that run (the pass arguments' first kPassWords words; vksort_config.h), read-only.
 layout(set = 0, binding = kBindingPasses, std140) uniform Passes { uvec4 passWords[kPassWords / 4u]; };
 uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
-// The later passes' launches (vksort_config.h): the deciding step's set binds them, the others a
-// spare range.
+// The passes that run and the later passes' launches (vksort_config.h), written by the deciding
+// step: its set binds them, the others a spare range.
 layout(set = 0, binding = kBindingPassArgs, std430) restrict writeonly buffer PassArgs { uint passArgs[]; };
+// The first pass's pipeline, which may decide which passes run (kSpecDecides); the later passes'
+// hold none of that code.
+layout(constant_id = kSpecDecides) const bool DECIDES = false;
 #endif
 const bool SKIP_PASSES = VKSORT_SKIP_PASSES != 0;
 
@@ -319,17 +322,17 @@ uvec2 tilesVarying(uint begin, uint end) {
 void publishRunningPasses(uint running, bool scanSteps) {
     uint count = vksortRunningPassCount(running);
     for (uint word = gl_LocalInvocationIndex; word < kPassWords; word += gl_WorkGroupSize.x) {
-        if (word < kMaxPasses) tables[kPassShift + word] = word < count ? vksortRunningPassShift(running, pc.shift, word) : pc.shift;
-        else tables[word] = word == kPassCount ? count : 0u;
+        if (word < kMaxPasses) passArgs[kPassShift + word] = word < count ? vksortRunningPassShift(running, pc.shift, word) : pc.shift;
+        else passArgs[word] = word == kPassCount ? count : 0u;
     }
     uint tiles = tileCount();
     uvec3 reorderGrid = uvec3(vksortGridWidth(tiles, pc.dispatchWidth), vksortGridRows(tiles, pc.dispatchWidth), 1u);
     uvec3 scanGrid = uvec3(scanSteps ? scanWorkgroups(tiles) : 0u, 1u, 1u);
-    for (uint word = gl_LocalInvocationIndex; word < kPassArgsWords; word += gl_WorkGroupSize.x) {
+    for (uint word = gl_LocalInvocationIndex; word < kMaxPasses * kPassArgsStride; word += gl_WorkGroupSize.x) {
         uint pass = word / kPassArgsStride, part = word % kPassArgsStride;
         uvec3 grid = part < kPassScanArgs ? reorderGrid : scanGrid;
         if (pass >= count) grid.x = 0u;
-        if (part % kPassScanArgs < 3u) passArgs[word] = grid[part % kPassScanArgs];
+        if (part % kPassScanArgs < 3u) passArgs[kPassLaunchOffset + word] = grid[part % kPassScanArgs];
     }
 }
 #endif

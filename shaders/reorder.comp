@@ -59,11 +59,11 @@ void fetchDigitStarts(uint tile, uint tiles) {
             s_tilePrefix[invocation] = 0u;
         }
 #if VKSORT_SKIP_PASSES
-        clearVarying(); // the first reorder: the OR of every tile's varying bits
+        if (DECIDES) clearVarying(); // the first reorder: the OR of every tile's varying bits
 #endif
         barrier();
 #if VKSORT_SKIP_PASSES
-        if (pc.pass == 0u) addVarying(tilesVarying(0u, tiles));
+        if (DECIDES) addVarying(tilesVarying(0u, tiles));
 #endif
         uint quad = invocation % 4u, lanes = gl_WorkGroupSize.x / 4u;
         uvec4 all = uvec4(0u), before = uvec4(0u);
@@ -149,7 +149,7 @@ void main() {
     uint shift = pc.shift;
     uint running = pc.pass + vksortCeilDiv(pc.endBit - pc.shift, kDigitBits), nextShift = pc.shift + kDigitBits;
 #if VKSORT_SKIP_PASSES
-    bool decided = pc.pass != 0u || !inlineScan();
+    bool decided = !DECIDES || !inlineScan();
     if (decided) {
         running = passWord(kPassCount);
         if (pc.pass >= running) return; // every key has the same digit in the passes left

@@ -172,8 +172,7 @@ void scanRange(uint range, uint tiles) {
     barrier();
     // The first pass: the range's varying bits go out with its totals.
 #if VKSORT_SKIP_PASSES
-    bool decides = pc.pass == 0u;
-    uvec2 rangeBits = decides ? reduceVarying(begin, end) : uvec2(0u);
+    uvec2 rangeBits = DECIDES ? reduceVarying(begin, end) : uvec2(0u);
 #endif
     // The last workgroup to finish (the ticket's last value: nobody waits for anybody) turns the
     // ranges' totals into exclusive prefixes over the ranges and writes the pass's digit totals,
@@ -186,7 +185,7 @@ void scanRange(uint range, uint tiles) {
     if (invocation == 0u) {
         for (uint digit = 0u; digit < kRadix; ++digit) rangeWords[rangeTotalsEntry(range, digit)] = s_carry[digit];
 #if VKSORT_SKIP_PASSES
-        if (decides) {
+        if (DECIDES) {
             rangeWords[rangeVaryingEntry(range)] = rangeBits.x;
             rangeWords[rangeVaryingEntry(range) + 1u] = rangeBits.y;
         }
@@ -201,7 +200,7 @@ void scanRange(uint range, uint tiles) {
     memoryBarrierBuffer();
     scanRangeTotals(ranges);
 #if VKSORT_SKIP_PASSES
-    if (decides) {
+    if (DECIDES) {
         // The ranges' varying bits, an invocation per range (at most kScanRanges).
         clearVarying();
         barrier();
@@ -226,7 +225,7 @@ void main() {
         uint total = scanDigit(gl_WorkGroupID.x, 0u, tiles);
         if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, gl_WorkGroupID.x)] = total;
 #if VKSORT_SKIP_PASSES
-        if (pc.pass == 0u && gl_WorkGroupID.x == 0u) publishRunningPasses(runningPasses(reduceVarying(0u, tiles)), true);
+        if (DECIDES && gl_WorkGroupID.x == 0u) publishRunningPasses(runningPasses(reduceVarying(0u, tiles)), true);
 #endif
     } else {
         scanRange(gl_WorkGroupID.x, tiles);

@@ -35,16 +35,18 @@ VKSORT_CONST kBindingKeysOut = 1u;
 VKSORT_CONST kBindingValuesIn = 2u;
 VKSORT_CONST kBindingValuesOut = 3u;
 VKSORT_CONST kBindingTables = 4u;
-/* The passes that run (the tables' first kPassWords words) again, as a uniform buffer: read
- * through it, the reorder's digit and branches are uniform to the compilers, as push constants
- * are (read as a storage buffer they cost 3-7% on the H100 for keys that vary in every digit). */
+/* The passes that run (the pass arguments' first kPassWords words, below) again, as a uniform
+ * buffer: read through it, the reorder's digit and branches are uniform to the compilers, as
+ * push constants are (read as a storage buffer they cost 3-7% on the H100 for keys that vary in
+ * every digit). */
 VKSORT_CONST kBindingPasses = 5u;
-/* The launch arguments of the passes after the first (see "Passes whose digit never varies"),
- * outside the tables: the step that decides which passes run writes them through this binding.
- * Only that step's descriptor set (src/plan.hpp, kSetDeciding) binds them here; every other set
- * binds a spare range. So no later dispatch writes what the indirect launches read, and only the
- * deciding step's barrier has to reach the launches' argument reads: barriers to the
- * DRAW_INDIRECT stage cost about 2.5 us each on the H100. */
+/* The pass arguments (see "Passes whose digit never varies"), outside the tables: which passes
+ * run and the launches of the passes after the first, written through this binding by the steps
+ * that may decide (the first pass's). Only their descriptor set (src/plan.hpp, kSetDeciding)
+ * binds them here; every other set binds a spare range that nothing writes. So no later dispatch
+ * writes what the uniform buffer and the indirect launches read, and only the deciding steps'
+ * barriers have to reach those reads: on the H100 a barrier to the DRAW_INDIRECT stage costs
+ * about 2.5 us, and uniform reads on every barrier cost a skipping sort of 2^16 keys 2%. */
 VKSORT_CONST kBindingPassArgs = 6u;
 VKSORT_CONST kBindingCount = 7u;
 
@@ -58,6 +60,11 @@ VKSORT_CONST kSpecExchangeBuffers = 4u; /* 1 or 2 tile-sized exchange buffers in
 VKSORT_CONST kSpecScanOneRangeMaxTiles = 5u;
 VKSORT_CONST kSpecScanRangeMinTiles = 6u;
 VKSORT_CONST kSpecScanItemsPerThread = 7u;
+/* 1: the first pass's scan step or reorder of a sorter that skips constant digits, which may
+ * decide which passes run; 0 in every later pass's pipeline, which so holds none of that code
+ * (with it the reorder used more registers and took about 3% longer on the H100, u32 keys at
+ * 2^24). */
+VKSORT_CONST kSpecDecides = 8u;
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */
 /* Bits 0-1: how the key's bits map to an order-preserving unsigned integer. */
@@ -112,7 +119,7 @@ VKSORT_FUNC bool vksortSingleWorkgroup(VKSORT_U32 count, VKSORT_U32 singleMaxCou
 VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTiles) { return tiles <= inlineScanMaxTiles; }
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
-/* [0, kPassWords)         the passes that run (also bound as a uniform buffer: kBindingPasses)
+/* [0, kInfoCount)         unused
  * [kInfoCount, kInfoWords) info: runtime count, tile count, indirect arguments, the scan's ticket
  * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: each pass's scan
  *                         step writes its own row
@@ -130,9 +137,10 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  *                         own.
  * [varyingOffset(rowStride), ...) each tile's varying bits, [tile * 2 + word], written by the
  *                         tile-counts step.
- * The pass arguments (binding kBindingPassArgs, beside the tables), kPassArgsStride words per
- * reorder r: the VkDispatchIndirectCommand of reorder r (words 0-2) and of pass r's scan step
- * (words 4-6), written by the deciding step (below).
+ * The pass arguments (binding kBindingPassArgs, beside the tables), written by the deciding step
+ * (below): [0, kPassWords) the passes that run (also bound as a uniform buffer: kBindingPasses);
+ * from kPassLaunchOffset, kPassArgsStride words per reorder r: the VkDispatchIndirectCommand of
+ * reorder r (words 0-2) and of pass r's scan step (words 4-6).
  *
  * Passes whose digit never varies. The tile-counts step ORs, per tile, every key in sort order
  * XOR the first key of the input (the bits in which some key differs from it: two words, a 64-bit
@@ -169,10 +177,12 @@ VKSORT_CONST kTileTablesOffset = kRangeVaryingOffset + kScanRanges * 2u;
 VKSORT_CONST kCountTables = 3u;
 /* Where the tiles' varying bits start: after the counts tables of rowStride tiles. */
 VKSORT_FUNC VKSORT_U32 vksortVaryingOffset(VKSORT_U32 rowStride) { return kTileTablesOffset + kCountTables * kRadix * rowStride; }
-/* The pass arguments (kBindingPassArgs): each pass's scan step's and reorder's launch. */
+/* The pass arguments (kBindingPassArgs): the passes that run, then each pass's scan step's and
+ * reorder's launch. */
+VKSORT_CONST kPassLaunchOffset = kPassWords; /* where pass 0's launch words start */
 VKSORT_CONST kPassArgsStride = 8u;  /* words per pass: the reorder's 3, one spare, the scan step's 3, one spare */
 VKSORT_CONST kPassScanArgs = 4u;    /* where the scan step's arguments start inside a pass's words */
-VKSORT_CONST kPassArgsWords = kMaxPasses * kPassArgsStride;
+VKSORT_CONST kPassArgsWords = kPassLaunchOffset + kMaxPasses * kPassArgsStride;
 
 /* ---- Passes that run ------------------------------------------------------------------------ */
 /* Whether bits [shift, min(shift + 4, endBit)) of a key's varying bits (lo: bits 0-31, hi: bits
@@ -247,7 +257,7 @@ static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kRangeTotalsOffset % 4u == 0u && kTileTablesOffset % 4u == 0u, "counts rows are read as 16-byte vectors (scan.comp, reorder.comp)");
 static_assert(kInfoWords % 4u == 0u, "the totals and ranges stay 16-byte aligned");
 static_assert(kPassShift + kMaxPasses <= kPassCount && kPassCount < kPassWords && kPassWords % 4u == 0u &&
-                  kPassWords <= kInfoCount, "the passes that run come first, in whole uvec4s");
+                  kPassWords <= kPassLaunchOffset, "the passes that run come first, in whole uvec4s");
 static_assert(kInfoCount % 4u == 0u && kInfoTileArgs % 4u == 0u && kInfoTileArgs + 3u <= kInfoSingleArgs && kInfoSingleArgs + 3u <= kInfoScanArgs &&
                   kInfoScanArgs + 3u <= kInfoScanTicket && kInfoScanTicket < kInfoWords, "info fits");
 } /* namespace vksort */

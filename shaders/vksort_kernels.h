@@ -10,15 +10,17 @@
  * names; 1 if it has a variant per key width (_k1, _k2: VKSORT_KEY_WORDS); 1 if it has one per
  * value width (_v0, _v1, _v2: VKSORT_VALUE_WORDS); 1 if it has a _shuffle twin for devices with
  * subgroup shuffles (VKSORT_SHUFFLE=1); 1 if it has a _skip twin for sorters that leave out the
- * passes whose digit every key shares (VKSORT_SKIP_PASSES=1); the tile it is specialized with (0:
+ * passes whose digit every key shares (VKSORT_SKIP_PASSES=1); 1 if, in such sorters, the first
+ * pass's step runs a second pipeline of that twin, specialized with kSpecDecides (the step that
+ * decides which passes run, vksort_config.h); the tile it is specialized with (0:
  * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup); the C++ function
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * Only the single-workgroup sort has a _shuffle twin: ranking in registers with shuffles made the
  * reorder 3-19% slower from 2^20 keys up on the H100.
  * Rows are in the order pipelines are created and listed. One row per line, nothing else on it:
  * CMake reads these lines with a regular expression. */
-VKSORT_KERNEL(Setup, setup, 0, 0, 0, 0, 0, noSharedMemoryBytes)
-VKSORT_KERNEL(TileCounts, tile_counts, 1, 0, 0, 1, 0, tileCountsSharedMemoryBytes)
-VKSORT_KERNEL(Scan, scan, 0, 0, 0, 1, 2, scanSharedMemoryBytes)
-VKSORT_KERNEL(Reorder, reorder, 1, 1, 0, 1, 0, reorderSharedMemoryBytes)
-VKSORT_KERNEL(Single, single, 1, 1, 1, 0, 1, singleSharedMemoryBytes)
+VKSORT_KERNEL(Setup, setup, 0, 0, 0, 0, 0, 0, noSharedMemoryBytes)
+VKSORT_KERNEL(TileCounts, tile_counts, 1, 0, 0, 1, 0, 0, tileCountsSharedMemoryBytes)
+VKSORT_KERNEL(Scan, scan, 0, 0, 0, 1, 1, 2, scanSharedMemoryBytes)
+VKSORT_KERNEL(Reorder, reorder, 1, 1, 0, 1, 1, 0, reorderSharedMemoryBytes)
+VKSORT_KERNEL(Single, single, 1, 1, 1, 0, 0, 1, singleSharedMemoryBytes)

@@ -111,7 +111,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     const VkDescriptorBufferInfo callerValues{bindings->values.buffer, bindings->values.offset, bindings->values.size};
     const VkDescriptorBufferInfo scratchValues{s.buffer, s.offset + l.valuesOffset, l.valuesBytes};
     const VkDescriptorBufferInfo tables{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
-    const VkDescriptorBufferInfo passes{s.buffer, s.offset + l.tablesOffset, kPassWords * 4u};
+    const VkDescriptorBufferInfo passes{s.buffer, s.offset + l.passArgsOffset, kPassWords * 4u};
     const VkDescriptorBufferInfo passArgs{s.buffer, s.offset + l.passArgsOffset, l.passArgsBytes};
     const VkDescriptorBufferInfo spareArgs{s.buffer, s.offset + l.spareArgsOffset, l.passArgsBytes};
 

@@ -13,7 +13,7 @@
 namespace vksort {
 
 enum class Kernel : uint32_t {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, skipTwin, tile, sharedMemory) id,
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, skipTwin, decidingTwin, tile, sharedMemory) id,
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
@@ -27,13 +27,15 @@ struct KernelInfo {
     bool perValueWidth;  // a variant per value width: _v0, _v1, _v2
     bool shuffleTwin;    // a _shuffle twin, used on devices with subgroup shuffles
     bool skipTwin;       // a _skip twin, used by sorters that skip passes whose digit never varies
+    bool decidingTwin;   // in such sorters, the first pass's step runs the _skip twin specialized
+                         // with kSpecDecides: the other passes' pipelines hold none of its code
     KernelTile tile;
     uint32_t (*sharedMemoryBytes)(const TileConfig&, bool skip); // what it declares for its tile (src/plan.hpp)
 };
 
 inline constexpr KernelInfo kKernels[] = {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, skipTwin, tile, sharedMemory) \
-    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, skipTwin != 0, KernelTile(tile), sharedMemory},
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, skipTwin, decidingTwin, tile, sharedMemory) \
+    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, skipTwin != 0, decidingTwin != 0, KernelTile(tile), sharedMemory},
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };

@@ -31,7 +31,8 @@ struct Creator {
 
     // Compiles one variant; on failure names the call that failed in *failure. Safe to call from
     // several threads at once (Vulkan lets pipelines of one device be created concurrently).
-    VkResult create(const SpirvBlob& blob, const TileConfig& tile, VkPipeline* pipeline, std::string* failure) const {
+    VkResult create(const SpirvBlob& blob, const TileConfig& tile, bool decides, VkPipeline* pipeline,
+                    std::string* failure) const {
         const char* name = blob.name;
         VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
         moduleInfo.codeSize = blob.wordCount * sizeof(uint32_t);
@@ -48,13 +49,17 @@ struct Creator {
         const uint32_t constants[] = {tile.workgroupSize,          tile.keysPerThread,
                                       tile.maxSubgroups,           tile.fullSubgroups ? 1u : 0u,
                                       tile.exchangeBuffers,        options.scan.oneRangeMaxTiles,
-                                      options.scan.rangeMinTiles,  options.scan.itemsPerThread};
+                                      options.scan.rangeMinTiles,  options.scan.itemsPerThread,
+                                      decides ? 1u : 0u};
         const VkSpecializationMapEntry entries[] = {
             {kSpecWorkgroupSize, 0, 4},         {kSpecKeysPerThread, 4, 4},     {kSpecMaxSubgroups, 8, 4},
             {kSpecFullSubgroups, 12, 4},        {kSpecExchangeBuffers, 16, 4},  {kSpecScanOneRangeMaxTiles, 20, 4},
-            {kSpecScanRangeMinTiles, 24, 4},    {kSpecScanItemsPerThread, 28, 4},
+            {kSpecScanRangeMinTiles, 24, 4},    {kSpecScanItemsPerThread, 28, 4}, {kSpecDecides, 32, 4},
         };
-        VkSpecializationInfo specialization{8, entries, sizeof(constants), constants};
+        static_assert(sizeof(entries) / sizeof(entries[0]) == sizeof(constants) / sizeof(constants[0]),
+                      "a value per constant");
+        VkSpecializationInfo specialization{uint32_t(sizeof(entries) / sizeof(entries[0])), entries, sizeof(constants),
+                                            constants};
 
         VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requiredSize{
             VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
@@ -114,6 +119,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     struct Job {
         const SpirvBlob* blob;
         const TileConfig* tile;
+        bool decides;
         VkPipeline* pipeline;
         VkResult result = VK_SUCCESS;
         std::string failure;
@@ -135,8 +141,11 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                     destroyPipelines(fn, device, allocator, &p);
                     return VK_ERROR_INITIALIZATION_FAILED;
                 }
-                p.name[kernel][k][v] = blob->name;
-                jobs.push_back(Job{blob, &tile, &p.pipeline[kernel][k][v]});
+                const bool deciding = options.skipPasses && info.decidingTwin;
+                for (uint32_t d = 0; d < (deciding ? 2u : 1u); ++d) {
+                    p.name[kernel][d][k][v] = d == 0 ? name : name + "_deciding";
+                    jobs.push_back(Job{blob, &tile, d == 1, &p.pipeline[kernel][d][k][v]});
+                }
             }
         }
     }
@@ -151,7 +160,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     auto work = [&] {
         for (size_t i = next++; i < jobs.size(); i = next++) {
             Job& job = jobs[i];
-            job.result = creator.create(*job.blob, *job.tile, job.pipeline, &job.failure);
+            job.result = creator.create(*job.blob, *job.tile, job.decides, job.pipeline, &job.failure);
         }
     };
     std::vector<std::thread> helpers;
@@ -188,9 +197,11 @@ uint32_t listPipelines(const Pipelines& p, VksortPipelineInfo* out, uint32_t cap
     for (uint32_t kernel = 0; kernel < kKernelCount; ++kernel) {
         for (uint32_t k = 0; k < kKeyWidths; ++k) {
             for (uint32_t v = 0; v < kValueWidths; ++v) {
-                if (p.pipeline[kernel][k][v] == VK_NULL_HANDLE) continue; // not created: not served
-                if (n < capacity) out[n] = {p.name[kernel][k][v], p.pipeline[kernel][k][v]};
-                ++n;
+                for (uint32_t d = 0; d < 2; ++d) {
+                    if (p.pipeline[kernel][d][k][v] == VK_NULL_HANDLE) continue; // not created: not served
+                    if (n < capacity) out[n] = {p.name[kernel][d][k][v].c_str(), p.pipeline[kernel][d][k][v]};
+                    ++n;
+                }
             }
         }
     }
@@ -203,9 +214,11 @@ void destroyPipelines(const Functions& fn, VkDevice device, const VkAllocationCa
         if (pipeline != VK_NULL_HANDLE) fn.vkDestroyPipeline(device, pipeline, allocator);
         pipeline = VK_NULL_HANDLE;
     };
-    for (auto& byKey : p->pipeline) {
-        for (auto& byValue : byKey) {
-            for (VkPipeline& pipeline : byValue) destroy(pipeline);
+    for (auto& byTwin : p->pipeline) {
+        for (auto& byKey : byTwin) {
+            for (auto& byValue : byKey) {
+                for (VkPipeline& pipeline : byValue) destroy(pipeline);
+            }
         }
     }
     if (p->layout != VK_NULL_HANDLE) fn.vkDestroyPipelineLayout(device, p->layout, allocator);

@@ -20,14 +20,16 @@ constexpr uint32_t kValueWidths = 3;
 struct Pipelines {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
-    // [kernel][key width][value width]; a kernel that does not vary by a width uses index 0 of it.
-    // VK_NULL_HANDLE where the sorter does not serve the format.
-    VkPipeline pipeline[kKernelCount][kKeyWidths][kValueWidths] = {};
-    const char* name[kKernelCount][kKeyWidths][kValueWidths] = {}; // its SPIR-V variant (static)
+    // [kernel][deciding][key width][value width]; a kernel that does not vary by a width uses index
+    // 0 of it; [1] holds the deciding pipelines (a kernel's decidingTwin, in sorters that skip
+    // constant digits). VK_NULL_HANDLE where the sorter does not serve the format.
+    VkPipeline pipeline[kKernelCount][2][kKeyWidths][kValueWidths] = {};
+    // Its name: the SPIR-V variant's, with "_deciding" for the deciding pipelines.
+    std::string name[kKernelCount][2][kKeyWidths][kValueWidths];
 
-    VkPipeline get(Kernel kernel, uint32_t keyWidth, uint32_t valueWidth) const {
+    VkPipeline get(Kernel kernel, bool decides, uint32_t keyWidth, uint32_t valueWidth) const {
         const KernelInfo& k = kernelInfo(kernel);
-        return pipeline[uint32_t(kernel)][k.perKeyWidth ? keyWidth : 0][k.perValueWidth ? valueWidth : 0];
+        return pipeline[uint32_t(kernel)][decides ? 1 : 0][k.perKeyWidth ? keyWidth : 0][k.perValueWidth ? valueWidth : 0];
     }
 };
 

@@ -105,8 +105,8 @@ struct ScratchLayout {
     uint64_t keysOffset = 0, keysBytes = 0;
     uint64_t valuesOffset = 0, valuesBytes = 0;
     uint64_t tablesOffset = 0, tablesBytes = 0;
-    // The pass arguments (kBindingPassArgs) and the spare range the other sets bind there: each
-    // kPassArgsWords words.
+    // The pass arguments (kBindingPassArgs; the uniform buffer kBindingPasses is their first
+    // kPassWords words) and the spare range the other sets bind there: each kPassArgsWords words.
     uint64_t passArgsOffset = 0, spareArgsOffset = 0, passArgsBytes = 0;
     uint64_t totalBytes = 0;
     uint32_t rowStride = 0; // tiles per counts table: the capacity's tile count

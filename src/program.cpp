@@ -48,7 +48,7 @@ struct Builder {
             s.grid = gridFor(c.numTiles, in.maxWorkgroupCountX);
         }
         s.barrier = in.indirect ? Barrier::ComputeAndIndirect : Barrier::Compute;
-        s.uniformReads = in.skipPasses;
+        s.decides = in.skipPasses && pass == 0 && kernelInfo(kernel).decidingTwin;
         return s;
     }
 
@@ -67,19 +67,23 @@ struct Builder {
 
     // With the _skip kernels, a direct sort with scan steps launches pass p > 0's steps from the
     // pass arguments that the first scan step writes as it decides which passes run (no
-    // workgroup when the pass does not run); that step binds them and makes them visible to the
+    // workgroup when the pass does not run); that step's barrier makes them visible to the
     // launches (shaders/vksort_config.h). Otherwise the steps of passes that do not run return
     // early: with an inline scan that costs less, and a count read on the GPU may take the
     // single-workgroup sort, where no step would write the pass arguments. One pass has no later
     // launches.
-    static void decides(Step& scan) {
-        scan.set = kSetDeciding;
-        scan.barrier = Barrier::ComputeAndIndirect;
+    static void reachLaunches(Step& scan) { scan.barrier = Barrier::ComputeAndIndirect; }
+    // A step that may write the decision (the first scan step; the first reorder where it scans
+    // inline, or where the GPU chooses) alone binds the pass arguments (the forward direction),
+    // and its barrier alone reaches the later steps' uniform reads of them.
+    static void writesDecision(Step& step) {
+        step.set = kSetDeciding;
+        step.uniformReads = true;
     }
     static void launchFromPassArgs(Step& step, uint32_t argsPart) {
         step.indirect = true;
         step.passArgs = true;
-        step.argsWord = step.pass * kPassArgsStride + argsPart;
+        step.argsWord = kPassLaunchOffset + step.pass * kPassArgsStride + argsPart;
     }
 
     // The first pass's counts per tile; then per pass a scan of them (none when tiles are few:
@@ -101,12 +105,14 @@ struct Builder {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kInfoScanArgs;
                 if (!in.indirect) scan.grid = Grid{in.scan.workgroups(tiles), 1};
-                if (passArgs && p == 0) decides(scan);
+                if (in.skipPasses && p == 0) writesDecision(scan);
+                if (passArgs && p == 0) reachLaunches(scan);
                 if (passArgs && p > 0) launchFromPassArgs(scan, kPassScanArgs);
             }
             Step& reorder = add(Kernel::Reorder, p, set);
             reorder.argsWord = kInfoTileArgs;
             if (passArgs && p > 0) launchFromPassArgs(reorder, 0);
+            if (in.skipPasses && p == 0 && (inlineScan || in.indirect)) writesDecision(reorder);
             reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
             if (inlineScan) reorder.constants.flags |= kFlagInlineScan;

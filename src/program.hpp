@@ -30,6 +30,9 @@ enum class Barrier : uint32_t {
 struct Step {
     StepKind kind = StepKind::Dispatch;
     Kernel kernel = Kernel::TileCounts;
+    // Runs the kernel's deciding pipeline (kernelInfo(kernel).decidingTwin; kSpecDecides): the
+    // first pass's scan step and reorder of a sorter that skips constant digits.
+    bool decides = false;
     BindingSet set = kSetForward;
     VksortPushConstants constants{};
     // Indirect launches read a VkDispatchIndirectCommand from info word `argsWord` of the tables
@@ -44,7 +47,7 @@ struct Step {
     uint32_t timestampCount = 0;
     Barrier barrier = Barrier::None;
     // The barrier also makes compute writes visible to uniform-buffer reads: the _skip kernels
-    // read the passes that run through kBindingPasses. The other kernels never read it.
+    // read the passes that run through kBindingPasses, and only the deciding steps write them.
     bool uniformReads = false;
 };
 

@@ -17,8 +17,9 @@ VkDeviceSize argsOffset(const VksortBindings_T& bindings, const Step& step) {
     return bindings.scratch.offset + bindings.layout.passArgsOffset + VkDeviceSize(step.argsWord) * 4u;
 }
 
-VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bindings, Kernel kernel) {
-    return sorter.pipelines.get(kernel, keyWidthIndex(bindings.keyType), valueWidthIndex(bindings.valueType));
+VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step) {
+    return sorter.pipelines.get(step.kernel, step.decides, keyWidthIndex(bindings.keyType),
+                                valueWidthIndex(bindings.valueType));
 }
 
 void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind, bool uniformReads) {
@@ -59,7 +60,7 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
         VkBufferCopy region{countSource->offset, infoOffset(bindings, kInfoRequested), 4};
         fn.vkCmdCopyBuffer(cmd, countSource->buffer, bindings.scratch.buffer, 1, &region);
     } else {
-        fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineFor(sorter, bindings, step.kernel));
+        fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineFor(sorter, bindings, step));
         fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, 1,
                                    &bindings.sets[step.set], 0, nullptr);
         fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(step.constants),

@@ -183,8 +183,8 @@ TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") 
                     REQUIRE(rig.guardDamage().empty());
                     // The passes that ran: thousands of uniform keys vary in every bit of the mask.
                     uint32_t running = 0;
-                    const uint8_t* tables = rig.scratch() + rig.bindings()->layout.tablesOffset;
-                    std::memcpy(&running, tables + vksort::kPassCount * 4, 4);
+                    const uint8_t* passArgs = rig.scratch() + rig.bindings()->layout.passArgsOffset;
+                    std::memcpy(&running, passArgs + vksort::kPassCount * 4, 4);
                     const uint32_t keyBits = hostdata::keyBits(key);
                     CHECK(running == vksort::vksortRunningPassCount(
                                          vksort::vksortRunningPasses(uint32_t(vary), uint32_t(vary >> 32), 0, keyBits)));

@@ -65,7 +65,8 @@ struct PassRig {
         }
         uint8_t* scratchKeys(const vksort::ScratchLayout& l) { return scratch.data() + l.keysOffset; }
         uint8_t* scratchValues(const vksort::ScratchLayout& l) { return scratch.data() + l.valuesOffset; }
-        // The pass arguments (kBindingPassArgs), or the spare range the sets but the deciding one bind.
+        // The pass arguments (kBindingPassArgs: the passes that run, then the later passes'
+        // launches), or the spare range the sets but the deciding one bind.
         uint32_t* passArgs(const vksort::ScratchLayout& l, bool spare) {
             return reinterpret_cast<uint32_t*>(scratch.data() + (spare ? l.spareArgsOffset : l.passArgsOffset));
         }
@@ -120,8 +121,11 @@ struct PassRig {
         for (uint64_t offset : {l.passArgsOffset, l.spareArgsOffset}) {
             if (byte >= offset && byte < offset + l.passArgsBytes) {
                 const size_t word = (byte - offset) / 4;
-                return std::string(offset == l.passArgsOffset ? "pass arguments" : "spare pass arguments") + ", pass " +
-                       std::to_string(word / vksort::kPassArgsStride) + ", word " + std::to_string(word % vksort::kPassArgsStride);
+                const std::string range = offset == l.passArgsOffset ? "pass arguments" : "spare pass arguments";
+                if (word < vksort::kPassLaunchOffset) return range + ", passes that run, word " + std::to_string(word);
+                const size_t launch = word - vksort::kPassLaunchOffset;
+                return range + ", launch of pass " + std::to_string(launch / vksort::kPassArgsStride) + ", word " +
+                       std::to_string(launch % vksort::kPassArgsStride);
             }
         }
         return "padding";
@@ -198,24 +202,26 @@ std::vector<uint64_t> tileVarying(const hostdata::Data& input, VksortOrder order
     return bits;
 }
 
-// What deciding the passes that run leaves in the tables `w`, for varying bits `bits` over bits
-// [begin, end) (vksort_config.h's rule, checked against a model in test_plan.cpp), and in the pass
-// arguments `args` its set binds, for a sort of numTiles tiles with `c`'s push constants, with
-// scan steps or (scanSteps false) without: a pass that runs launches every tile (and its scan
-// step's workgroups), one that does not launches none.
-void expectPassesThatRun(uint32_t* w, uint32_t* passArgs, uint64_t bits, uint32_t begin, uint32_t end,
+// What deciding the passes that run leaves in the pass arguments `passArgs`, for varying bits
+// `bits` over bits [begin, end) (vksort_config.h's rule, checked against a model in
+// test_plan.cpp): the passes that run, and the launches for a sort of numTiles tiles with `c`'s
+// push constants, with scan steps or (scanSteps false) without: a pass that runs launches every
+// tile (and its scan step's workgroups), one that does not launches none.
+void expectPassesThatRun(uint32_t* passArgs, uint64_t bits, uint32_t begin, uint32_t end,
                          const vksort::ScanConfig& shape, const vksort::VksortPushConstants& c, uint32_t numTiles,
                          bool scanSteps) {
     const uint32_t lo = uint32_t(bits), hi = uint32_t(bits >> 32);
     const uint32_t running = vksort::vksortRunningPasses(lo, hi, begin, end);
     const uint32_t count = vksort::vksortRunningPassCount(running);
     for (uint32_t r = 0; r < vksort::kMaxPasses; ++r) {
-        w[vksort::kPassShift + r] = r < count ? vksort::vksortRunningPassShift(running, begin, r) : begin;
+        passArgs[vksort::kPassShift + r] = r < count ? vksort::vksortRunningPassShift(running, begin, r) : begin;
     }
-    for (uint32_t word = vksort::kMaxPasses; word < vksort::kPassWords; ++word) w[word] = word == vksort::kPassCount ? count : 0;
+    for (uint32_t word = vksort::kMaxPasses; word < vksort::kPassWords; ++word) {
+        passArgs[word] = word == vksort::kPassCount ? count : 0;
+    }
     const uint32_t scanGroups = scanSteps ? shape.workgroups(numTiles) : 0;
     for (uint32_t r = 0; r < vksort::kMaxPasses; ++r) {
-        uint32_t* args = passArgs + r * vksort::kPassArgsStride;
+        uint32_t* args = passArgs + vksort::kPassLaunchOffset + r * vksort::kPassArgsStride;
         const bool runs = r < count;
         args[0] = runs ? vksort::vksortGridWidth(numTiles, c.dispatchWidth) : 0;
         args[1] = vksort::vksortGridRows(numTiles, c.dispatchWidth);
@@ -340,12 +346,16 @@ struct ReorderCase {
         if (index) input.values.assign(size_t(count) * 4, 0xCD); // made by the pass: the input holds garbage
         before = rig.read();
         const vksort::ScratchLayout& l = rig.layout();
-        uint8_t* keys = step.set == kSetForward ? before.keys.data() : before.scratchKeys(l);
-        uint8_t* values = step.set == kSetForward ? before.values.data() : before.scratchValues(l);
+        uint8_t* keys = forward() ? before.keys.data() : before.scratchKeys(l);
+        uint8_t* values = forward() ? before.values.data() : before.scratchValues(l);
         const std::vector<uint8_t> stored = storedKeys(input, order, mapIn);
         std::memcpy(keys, stored.data(), stored.size());
         if (rig.valueBytes() != 0) std::memcpy(values, input.values.data(), input.values.size());
     }
+
+    // Whether the step reads the caller's ranges and writes the scratch copies (the deciding set
+    // is the forward one with the pass arguments bound).
+    bool forward() const { return step.set == kSetForward || step.set == vksort::kSetDeciding; }
 
     // `before` with the input's stable partition by this pass's digit written where the step
     // writes, and `from` (if given) the partition itself.
@@ -356,8 +366,8 @@ struct ReorderCase {
         const uint32_t kb = rig.keyBytes(), vb = rig.valueBytes();
         PassRig::Ranges want = before;
         const std::vector<uint8_t> stored = storedKeys(input, order, mapOut);
-        uint8_t* keys = step.set == kSetForward ? want.scratchKeys(l) : want.keys.data();
-        uint8_t* values = step.set == kSetForward ? want.scratchValues(l) : want.values.data();
+        uint8_t* keys = forward() ? want.scratchKeys(l) : want.keys.data();
+        uint8_t* values = forward() ? want.scratchValues(l) : want.values.data();
         for (uint32_t j = 0; j < input.count; ++j) {
             const uint32_t i = source[j];
             std::memcpy(keys + size_t(j) * kb, stored.data() + size_t(i) * kb, kb);
@@ -472,7 +482,7 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
                     w[vksort::kRangeVaryingOffset + 2 * range] = uint32_t(bits);
                     w[vksort::kRangeVaryingOffset + 2 * range + 1] = uint32_t(bits >> 32);
                 }
-                expectPassesThatRun(w, want.passArgs(rig.layout(), false), all, c.shift, c.endBit, shape, scan.constants, numTiles, true);
+                expectPassesThatRun(want.passArgs(rig.layout(), false), all, c.shift, c.endBit, shape, scan.constants, numTiles, true);
                 rig.check(want);
             }
         }
@@ -544,18 +554,25 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     uint32_t* t = before.tables(l);
     const auto counts = tileCounts(rc.input, v.order, c.shift, c.endBit, tile, numTiles);
     if (!inlineScan) scanModel(rig, counts, numTiles, c.countTable, c.pass, t);
-    // Every pass runs: the decision of the first scan step (with the pass arguments that launch
-    // the later passes), which this step reads; or with an inline scan the first reorder's own,
-    // from every tile's varying bits (all set here): a skipping sorter's writes the decision,
-    // and its pass arguments into the spare range its set binds, where sentinels stand before.
+    // Every pass runs: the decision of the first scan step (the passes that run, with the
+    // launches of the later passes), which this step reads; or with an inline scan the first
+    // reorder's own, from every tile's varying bits (all set here): a skipping sorter's writes
+    // the decision into the pass arguments, where sentinels stand before. The spare range, which
+    // the other steps' sets bind, holds sentinels that no step may write.
     const bool decides = rig.sorter->skipPasses && inlineScan && step.pass == 0;
+    REQUIRE(step.decides == (rig.sorter->skipPasses && step.pass == 0));
+    REQUIRE((step.set == vksort::kSetDeciding) == decides);
     auto decision = [&](PassRig::Ranges& r) {
-        expectPassesThatRun(r.tables(l), r.passArgs(l, inlineScan), ~uint64_t(0), v.beginBit, v.endBit,
-                            rig.sorter->scan, c, numTiles, !inlineScan);
+        expectPassesThatRun(r.passArgs(l, false), ~uint64_t(0), v.beginBit, v.endBit, rig.sorter->scan, c, numTiles,
+                            !inlineScan);
     };
-    if (decides) {
+    if (rig.sorter->skipPasses) {
         uint32_t* spare = before.passArgs(l, true);
         std::fill(spare, spare + vksort::kPassArgsWords, kSentinel);
+    }
+    if (decides) {
+        uint32_t* args = before.passArgs(l, false);
+        std::fill(args, args + vksort::kPassArgsWords, kSentinel);
     } else {
         decision(before);
     }

@@ -13,8 +13,8 @@
 namespace {
 
 // Every pipeline of `sorter`, checked: the count query, VK_INCOMPLETE below it, unique names and
-// pipelines, the same list on every call.
-std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter) {
+// pipelines, the same list on every call; `skip`: a sorter that skips constant digits.
+std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter, bool skip = false) {
     uint32_t count = 0;
     REQUIRE(vksortGetSorterPipelines(sorter, &count, nullptr) == VK_SUCCESS);
     REQUIRE(count >= 2);
@@ -37,28 +37,38 @@ std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter) {
     }
     CHECK(names.size() == count);
     CHECK(pipelines.size() == count);
-    // SPIR-V variant names: every variant of every row of the kernel table (src/kernels.hpp).
+    // SPIR-V variant names: every variant of every row of the kernel table (src/kernels.hpp), and
+    // in a skipping sorter "_deciding" after those of the rows with a deciding twin.
     std::set<std::string> variants;
     for (uint32_t kernel = 0; kernel < vksort::kKernelCount; ++kernel) {
         for (uint32_t k = 0; k < 2; ++k) {
             for (uint32_t v = 0; v < 3; ++v) {
-                for (bool shuffle : {false, true}) variants.insert(vksort::variantName(vksort::Kernel(kernel), k, v, shuffle));
+                for (bool shuffle : {false, true}) {
+                    const std::string name = vksort::variantName(vksort::Kernel(kernel), k, v, shuffle, skip);
+                    variants.insert(name);
+                    if (skip && vksort::kKernels[kernel].decidingTwin) variants.insert(name + "_deciding");
+                }
             }
         }
     }
     CHECK(variants.count("setup") == 1); // the table's names are the ones users see
-    CHECK(variants.count("reorder_k2_v1") == 1);
+    CHECK(variants.count(skip ? "reorder_k2_v1_skip" : "reorder_k2_v1") == 1);
     CHECK(variants.count("single_k1_v2_shuffle") == 1);
     for (const std::string& name : names) {
         INFO(name);
         CHECK(variants.count(name) == 1);
     }
     // The default sorter sorts 32-bit keys alone (tile counts, scan, reorder), the single-workgroup
-    // sort with the shuffle variant where the device has subgroup shuffles.
-    CHECK(names.count("reorder_k1_v0") == 1);
-    CHECK(names.count("tile_counts_k1") == 1);
-    CHECK(names.count("scan") == 1);
+    // sort with the shuffle variant where the device has subgroup shuffles; a skipping sorter runs
+    // the _skip twins, and the first pass's scan step and reorder their deciding pipelines.
+    const std::string twin = skip ? "_skip" : "";
+    CHECK(names.count("reorder_k1_v0" + twin) == 1);
+    CHECK(names.count("tile_counts_k1" + twin) == 1);
+    CHECK(names.count("scan" + twin) == 1);
     CHECK(names.count("single_k1_v0") + names.count("single_k1_v0_shuffle") == 1);
+    CHECK(names.count("reorder_k1_v0_skip_deciding") == (skip ? 1 : 0));
+    CHECK(names.count("scan_skip_deciding") == (skip ? 1 : 0));
+    CHECK(names.count("tile_counts_k1_skip_deciding") == 0);
 
     // Too small an array: VK_INCOMPLETE, filled to its capacity with the same entries.
     std::vector<VksortPipelineInfo> some(count - 1, VksortPipelineInfo{nullptr, VK_NULL_HANDLE});
@@ -85,6 +95,13 @@ TEST_CASE("sorter pipelines: count, VK_INCOMPLETE, unique names and pipelines", 
     CHECK(vktest::commandLog().pipelines - before == checkedPipelines(spied).size());
     vksortDestroySorter(spied);
     checkedPipelines(vktest::sorter());
+    vktest::SorterOptions skipping;
+    skipping.spy = true;
+    skipping.skipPasses = true;
+    const uint32_t beforeSkipping = vktest::commandLog().pipelines;
+    VksortSorter skipSpied = vktest::createSorter(vktest::context(), skipping);
+    CHECK(vktest::commandLog().pipelines - beforeSkipping == checkedPipelines(skipSpied, true).size());
+    vksortDestroySorter(skipSpied);
 
     uint32_t count = 0;
     CHECK(vksortGetSorterPipelines(vktest::sorter(), nullptr, nullptr) == VK_ERROR_VALIDATION_FAILED_EXT);

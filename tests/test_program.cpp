@@ -113,6 +113,9 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
         BindingSet lastSet = kSetInPlace;
         for (uint32_t i = 0; i < p.stepCount; ++i) {
             const Step& s = p.steps[i];
+            // A sorter that does not skip constant digits has no deciding pipelines, set or reads.
+            CHECK(!s.decides);
+            CHECK(!s.uniformReads);
             if (s.kernel == Kernel::Scan) CHECK(s.set == (s.pass % 2 == 0 ? kSetForward : kSetBackward));
             if (!isReorder(s.kernel)) continue;
             CHECK(s.pass == pass);
@@ -253,7 +256,7 @@ TEST_CASE("program: the indirect program launches every step from the setup's ar
 }
 
 TEST_CASE("program: a sorter that skips constant digits launches a direct sort's later passes from "
-          "the arguments its first scan step writes",
+          "the arguments its first scan step writes; the first pass's steps decide",
           "[program]") {
     for (uint32_t count : {100000u, 50000000u}) {
         for (bool indirect : {false, true}) {
@@ -272,15 +275,22 @@ TEST_CASE("program: a sorter that skips constant digits launches a direct sort's
                     const Step& s = p.steps[i];
                     if (s.kind != StepKind::Dispatch) continue;
                     INFO("step " << i << ", pass " << s.pass);
-                    CHECK(s.uniformReads);
                     // The arguments the shaders write need the grid width the host would use.
                     CHECK(s.constants.dispatchWidth == in.maxWorkgroupCountX);
                     const bool last = i + 1 == p.stepCount;
-                    // The first scan step decides which passes run and writes the pass arguments
-                    // through its own set; only its barrier reaches the launches' reads of them.
-                    const bool decides = passArgs && s.kernel == Kernel::Scan && s.pass == 0;
-                    CHECK((s.set == kSetDeciding) == decides);
-                    if (!last) CHECK((s.barrier == Barrier::ComputeAndIndirect) == (decides || indirect));
+                    // The first pass's scan step and reorder run their deciding pipelines; the
+                    // ones that may write the decision (the scan step, else the reorder, and both
+                    // where the GPU chooses) bind the pass arguments through their own set, and
+                    // only their barriers reach the uniform reads of them. Only the first scan
+                    // step's barrier reaches a direct sort's launches.
+                    const bool first = s.pass == 0 && (s.kernel == Kernel::Scan || s.kernel == Kernel::Reorder);
+                    CHECK(s.decides == first);
+                    const bool inlineScan = !indirect && tiles <= in.scan.inlineMaxTiles;
+                    const bool writes = first && (s.kernel == Kernel::Scan || inlineScan || indirect);
+                    CHECK((s.set == kSetDeciding) == writes);
+                    CHECK(s.uniformReads == writes);
+                    const bool reaches = passArgs && s.kernel == Kernel::Scan && s.pass == 0;
+                    if (!last) CHECK((s.barrier == Barrier::ComputeAndIndirect) == (reaches || indirect));
                     CHECK(s.passArgs == (passArgs && s.pass > 0));
                     if (s.passArgs) {
                         CHECK(s.indirect);
@@ -289,7 +299,7 @@ TEST_CASE("program: a sorter that skips constant digits launches a direct sort's
                         CHECK((s.constants.flags & kFlagIndirect) == 0);
                         CHECK((s.kernel == Kernel::Scan || s.kernel == Kernel::Reorder));
                         const uint32_t part = s.kernel == Kernel::Scan ? kPassScanArgs : 0u;
-                        CHECK(s.argsWord == s.pass * kPassArgsStride + part);
+                        CHECK(s.argsWord == kPassLaunchOffset + s.pass * kPassArgsStride + part);
                         CHECK(s.argsWord + 3 <= kPassArgsWords);
                     }
                     if (s.kernel == Kernel::Reorder) ++passesSeen;

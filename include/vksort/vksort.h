@@ -48,8 +48,8 @@
  *   The recorded commands are compute dispatches (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) that
  *   read and write the keys, values and scratch buffers as storage buffers
  *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT); with
- *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the scratch buffer's first bytes are also read
- *   as a uniform buffer (VK_ACCESS_UNIFORM_READ_BIT), and launch arguments in it by
+ *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT 80 bytes of the scratch buffer are also read
+ *   as a uniform buffer (VK_ACCESS_UNIFORM_READ_BIT), and launch arguments beside them by
  *   vkCmdDispatchIndirect (VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
  *   VK_ACCESS_INDIRECT_COMMAND_READ_BIT), both written only by the sort.
  *   Before: make your writes of keys and values available to COMPUTE_SHADER reads, and order
@@ -65,9 +65,10 @@
  *     accesses to your keys and values ranges, wherever the result lands (a sort that leaves it
  *     in scratch last reads them); include those stages before you write any of them again.
  *   Between its own dispatches the sort records global memory barriers compute-write ->
- *   compute-read/write (and uniform read, for a sorter that skips constant digits), which also
- *   reach DRAW_INDIRECT INDIRECT_COMMAND_READ after every dispatch of vksortCmdSortIndirect and
- *   after the first scan step of a sorter that skips constant digits. It binds its own compute
+ *   compute-read/write, which also reach DRAW_INDIRECT INDIRECT_COMMAND_READ after every
+ *   dispatch of vksortCmdSortIndirect and after the first scan step of a sorter that skips
+ *   constant digits, and uniform read after the first pass's steps that decide which passes
+ *   run (such a sorter's first scan step, or its first reorder where no scan step runs). It binds its own compute
  *   pipeline, descriptor set 0 with its own pipeline layout (which, by Vulkan's
  *   layout-compatibility rules, can disturb any compute descriptor set you had bound) and its
  *   push constants: rebind the compute pipeline, every compute descriptor set and the push
@@ -335,9 +336,12 @@ uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortVal
 typedef struct VksortPipelineInfo {
     /* The shader variant it runs, e.g. "tile_counts_k1", "setup", "reorder_k1_v0" or
      * "single_k2_v1_shuffle": the pass, then the key width in 32-bit words (k1, k2), the value
-     * width in 32-bit words (v0 none, v1, v2), and "_shuffle" for the single-workgroup sort's
-     * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS). Unique within the sorter; a NUL-terminated string that
-     * lives as long as the sorter. */
+     * width in 32-bit words (v0 none, v1, v2), "_shuffle" for the single-workgroup sort's
+     * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
+     * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
+     * "_deciding" for that sorter's first scan step and first reorder, which may decide which
+     * passes run (e.g. "reorder_k1_v0_skip_deciding"). Unique within the sorter; a NUL-terminated
+     * string that lives as long as the sorter. */
     const char* name;
     /* The pipeline, owned by the sorter: do not destroy it, and do not bind it yourself (its
      * descriptor sets and push constants are vksort's). Valid until vksortDestroySorter. */
@@ -387,9 +391,9 @@ typedef struct VksortMemoryRequirements {
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
      * tables (each tile's digit counts and varying bits), and each pass's launch arguments with
-     * a spare range of the same size (about 1 KiB); for a sorter created with
-     * VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of the tables are also
-     * bound as a uniform buffer (the reported usage and alignment allow it for every sorter, so
+     * a spare range of the same size (about 1.2 KiB); for a sorter created with
+     * VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of the launch arguments
+     * (which passes run) are also bound as a uniform buffer (the reported usage and alignment allow it for every sorter, so
      * one scratch buffer serves either kind). Its contents
      * need no initialization and are garbage afterwards, except where a sort with an odd pass
      * count left its result (see VksortSortResult). The reported usage is storage, uniform,
