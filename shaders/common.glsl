@@ -95,7 +95,7 @@ layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint 
 layout(set = 0, binding = kBindingPasses, std140) uniform Passes { uvec4 passWords[kPassWords / 4u]; };
 uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
 // The passes that run and the later passes' launches (vksort_config.h), written by the deciding
-// step: its set binds them, the others a spare range.
+// steps: their set binds them, the others a spare range.
 layout(set = 0, binding = kBindingPassArgs, std430) restrict writeonly buffer PassArgs { uint passArgs[]; };
 // The first pass's pipeline, which may decide which passes run (kSpecDecides); the later passes'
 // hold none of that code.

@@ -29,11 +29,11 @@ struct Creator {
     const PipelineOptions& options;
     VkPipelineLayout layout;
 
-    // Compiles one variant; on failure names the call that failed in *failure. Safe to call from
-    // several threads at once (Vulkan lets pipelines of one device be created concurrently).
-    VkResult create(const SpirvBlob& blob, const TileConfig& tile, bool decides, VkPipeline* pipeline,
-                    std::string* failure) const {
-        const char* name = blob.name;
+    // Compiles one variant (`name`: the pipeline's, as listed); on failure names the call that
+    // failed in *failure. Safe to call from several threads at once (Vulkan lets pipelines of one
+    // device be created concurrently).
+    VkResult create(const SpirvBlob& blob, const char* name, const TileConfig& tile, bool decides,
+                    VkPipeline* pipeline, std::string* failure) const {
         VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
         moduleInfo.codeSize = blob.wordCount * sizeof(uint32_t);
         moduleInfo.pCode = blob.words;
@@ -118,6 +118,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     // The variants the served formats need, in the table's order.
     struct Job {
         const SpirvBlob* blob;
+        const char* name; // the pipeline's (Pipelines::name)
         const TileConfig* tile;
         bool decides;
         VkPipeline* pipeline;
@@ -144,7 +145,8 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                 const bool deciding = options.skipPasses && info.decidingTwin;
                 for (uint32_t d = 0; d < (deciding ? 2u : 1u); ++d) {
                     p.name[kernel][d][k][v] = d == 0 ? name : name + "_deciding";
-                    jobs.push_back(Job{blob, &tile, d == 1, &p.pipeline[kernel][d][k][v]});
+                    jobs.push_back(
+                        Job{blob, p.name[kernel][d][k][v].c_str(), &tile, d == 1, &p.pipeline[kernel][d][k][v]});
                 }
             }
         }
@@ -160,7 +162,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     auto work = [&] {
         for (size_t i = next++; i < jobs.size(); i = next++) {
             Job& job = jobs[i];
-            job.result = creator.create(*job.blob, *job.tile, job.decides, job.pipeline, &job.failure);
+            job.result = creator.create(*job.blob, job.name, *job.tile, job.decides, job.pipeline, &job.failure);
         }
     };
     std::vector<std::thread> helpers;

@@ -11,7 +11,7 @@
 namespace vksort {
 
 uint64_t scratchAlignment(const VksortSorter_T& sorter) {
-    // The pass arguments. first words are also bound as a uniform buffer (kBindingPasses).
+    // The pass arguments' first words are also bound as a uniform buffer (kBindingPasses).
     const DeviceFacts& f = sorter.deviceInfo.facts;
     return alignUp(std::max(f.minStorageBufferOffsetAlignment, f.minUniformBufferOffsetAlignment), kVectorAlignment);
 }

@@ -8,6 +8,7 @@
 // extra pass so that the result lands where the full pass count leaves it).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 #include "objects.hpp"
@@ -164,6 +165,12 @@ TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") 
                                 << count << ", capacity " << capacity);
                     const hostdata::Data input = maskedKeys(key, VKSORT_VALUE_TYPE_INDEX, count, vary, 0x7777ull, 40 + n++);
                     rig.load(input);
+                    // Both pass-argument ranges hold a pattern first: the decision must be this
+                    // sort's, and the spare range must stay untouched.
+                    const vksort::ScratchLayout& l = rig.bindings()->layout;
+                    for (uint64_t offset : {l.passArgsOffset, l.spareArgsOffset}) {
+                        std::memset(rig.scratch() + offset, 0x5A, l.passArgsBytes);
+                    }
                     *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
                     VksortSortInfo info{};
                     info.bindings = rig.bindings();
@@ -189,6 +196,8 @@ TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") 
                     CHECK(running == vksort::vksortRunningPassCount(
                                          vksort::vksortRunningPasses(uint32_t(vary), uint32_t(vary >> 32), 0, keyBits)));
                     CHECK(running < keyBits / 4);
+                    const uint8_t* spare = rig.scratch() + l.spareArgsOffset;
+                    CHECK(std::all_of(spare, spare + l.passArgsBytes, [](uint8_t b) { return b == 0x5A; }));
                 }
             }
             ctx.destroyBuffer(countBuffer);

@@ -237,12 +237,17 @@ void fillTables(PassRig::Ranges& r, const PassRig& rig, uint32_t value) {
     std::fill(t, t + rig.tableWords(), value);
 }
 
-// Loads `input` into the rig and sets every table word to kSentinel; returns what the rig's
-// ranges then hold, the baseline a pass's expected result is built from.
+// Loads `input` into the rig and sets every table word and both pass-argument ranges to
+// kSentinel; returns what the rig's ranges then hold, the baseline a pass's expected result is
+// built from.
 PassRig::Ranges loadWithSentinelTables(PassRig& rig, const hostdata::Data& input) {
     rig.rig.load(input);
     PassRig::Ranges before = rig.read();
     fillTables(before, rig, kSentinel);
+    for (bool spare : {false, true}) {
+        uint32_t* args = before.passArgs(rig.layout(), spare);
+        std::fill(args, args + vksort::kPassArgsWords, kSentinel);
+    }
     rig.write(before);
     return before;
 }
@@ -466,7 +471,10 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
                 rig.check(want);
 
                 // A skipping sorter's first scan step also decides which passes run: from every
-                // tile's varying bits, through each range's where there are several.
+                // tile's varying bits, through each range's where there are several, in its
+                // deciding pipeline and through the set that binds the pass arguments.
+                REQUIRE(scan.decides == s->skipPasses);
+                REQUIRE((scan.set == vksort::kSetDeciding) == s->skipPasses);
                 runSteps(rig, {&scan});
                 scanModel(rig, counts, numTiles, c.countTable, scan.pass, w);
                 if (!s->skipPasses) {
@@ -483,6 +491,26 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
                     w[vksort::kRangeVaryingOffset + 2 * range + 1] = uint32_t(bits >> 32);
                 }
                 expectPassesThatRun(want.passArgs(rig.layout(), false), all, c.shift, c.endBit, shape, scan.constants, numTiles, true);
+                rig.check(want);
+
+                // A later pass's scan step (launched from the pass arguments) scans its own
+                // table and decides nothing: with every tile's varying bits cleared, a step that
+                // decided would rewrite the decision (every pass runs, set here) and the ranges'
+                // varying bits.
+                const vksort::Step& later = findStep(program, Kernel::Scan, 1);
+                REQUIRE(!later.decides);
+                REQUIRE(later.passArgs);
+                expectPassesThatRun(want.passArgs(rig.layout(), false), ~uint64_t(0), c.shift, c.endBit, shape,
+                                    scan.constants, numTiles, true);
+                for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
+                    w[rig.varyingWord(tileIndex)] = w[rig.varyingWord(tileIndex) + 1] = 0;
+                    for (uint32_t d = 0; d < kRadix; ++d) {
+                        w[rig.countWord(later.constants.countTable, tileIndex, d)] = counts[d][tileIndex];
+                    }
+                }
+                rig.write(want);
+                runSteps(rig, {&later});
+                scanModel(rig, counts, numTiles, later.constants.countTable, later.pass, w);
                 rig.check(want);
             }
         }

@@ -69,6 +69,16 @@ std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter, bool skip 
     CHECK(names.count("reorder_k1_v0_skip_deciding") == (skip ? 1 : 0));
     CHECK(names.count("scan_skip_deciding") == (skip ? 1 : 0));
     CHECK(names.count("tile_counts_k1_skip_deciding") == 0);
+    // A deciding pipeline comes right after the one of the same SPIR-V.
+    const std::string deciding = "_deciding";
+    for (uint32_t i = 0; i < count; ++i) {
+        const std::string name = all[i].name;
+        const size_t base = name.size() > deciding.size() ? name.size() - deciding.size() : 0;
+        if (base == 0 || name.compare(base, deciding.size(), deciding) != 0) continue;
+        INFO(name);
+        REQUIRE(i > 0);
+        CHECK(std::string(all[i - 1].name) == name.substr(0, base));
+    }
 
     // Too small an array: VK_INCOMPLETE, filled to its capacity with the same entries.
     std::vector<VksortPipelineInfo> some(count - 1, VksortPipelineInfo{nullptr, VK_NULL_HANDLE});
@@ -94,13 +104,18 @@ TEST_CASE("sorter pipelines: count, VK_INCOMPLETE, unique names and pipelines", 
     VksortSorter spied = vktest::createSorter(vktest::context(), {0, 0, 0, true});
     CHECK(vktest::commandLog().pipelines - before == checkedPipelines(spied).size());
     vksortDestroySorter(spied);
-    checkedPipelines(vktest::sorter());
+    // Every format (the tests' sorters serve all): setup, the scan, per key width the tile counts,
+    // per key and value width the reorder and the single-workgroup sort; a skipping sorter adds
+    // the scan's and each reorder's deciding pipelines.
+    CHECK(checkedPipelines(vktest::sorter()).size() == 16);
     vktest::SorterOptions skipping;
     skipping.spy = true;
     skipping.skipPasses = true;
     const uint32_t beforeSkipping = vktest::commandLog().pipelines;
     VksortSorter skipSpied = vktest::createSorter(vktest::context(), skipping);
-    CHECK(vktest::commandLog().pipelines - beforeSkipping == checkedPipelines(skipSpied, true).size());
+    const size_t skippingCount = checkedPipelines(skipSpied, true).size();
+    CHECK(skippingCount == 23);
+    CHECK(vktest::commandLog().pipelines - beforeSkipping == skippingCount);
     vksortDestroySorter(skipSpied);
 
     uint32_t count = 0;

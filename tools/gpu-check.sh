@@ -59,11 +59,13 @@ for s in $steps; do
     step accept-tile-depth "$build/sort-test" --dist tile-depth --key u64 --value u32 --count 10000019
     step accept-morton "$build/sort-test" --dist morton:63 --key u64 --value index --count 3000017
     step accept-nearly "$build/sort-test" --dist nearly:5 --key f32 --value u32 --order desc --count 2000003
-    # Skipping constant digits: inline scans and scan steps, direct and indirect counts, an odd
-    # number of constant digits, and all keys equal.
+    # Skipping constant digits: inline scans and scan steps, direct and indirect counts (the GPU
+    # choosing either), one pass, an odd number of constant digits, and all keys equal.
     step accept-skip-bits "$build/sort-test" --skip-constant-digits --dist bits:16 --value u32 --count 16777216
     step accept-skip-inline "$build/sort-test" --skip-constant-digits --dist bits:20 --key i32 --value index --order desc --count 1000003
     step accept-skip-indirect "$build/sort-test" --skip-constant-digits --indirect --dist bits:12 --count 5000011
+    step accept-skip-indirect-inline "$build/sort-test" --skip-constant-digits --indirect --dist bits:12 --count 1000003
+    step accept-skip-one-pass "$build/sort-test" --skip-constant-digits --bits 0:4 --value u32 --count 16777216
     step accept-skip-tile-depth "$build/sort-test" --skip-constant-digits --dist tile-depth --key u64 --value u32 --count 10000019
     step accept-skip-equal "$build/sort-test" --skip-constant-digits --dist equal --key f64 --value u64 --count 3000017
     ;;

@@ -67,8 +67,9 @@
  *   Between its own dispatches the sort records global memory barriers compute-write ->
  *   compute-read/write, which also reach DRAW_INDIRECT INDIRECT_COMMAND_READ after every
  *   dispatch of vksortCmdSortIndirect and after the first scan step of a sorter that skips
- *   constant digits, and uniform read after the first pass's steps that decide which passes
- *   run (such a sorter's first scan step, or its first reorder where no scan step runs). It binds its own compute
+ *   constant digits, and uniform read after the first pass's steps that may decide which
+ *   passes run (such a sorter's first scan step; its first reorder where the reorders scan
+ *   inline, and in vksortCmdSortIndirect always). It binds its own compute
  *   pipeline, descriptor set 0 with its own pipeline layout (which, by Vulkan's
  *   layout-compatibility rules, can disturb any compute descriptor set you had bound) and its
  *   push constants: rebind the compute pipeline, every compute descriptor set and the push
@@ -390,11 +391,11 @@ typedef struct VksortMemoryRequirements {
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
-     * tables (each tile's digit counts and varying bits), and each pass's launch arguments with
-     * a spare range of the same size (about 1.2 KiB); for a sorter created with
-     * VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of the launch arguments
-     * (which passes run) are also bound as a uniform buffer (the reported usage and alignment allow it for every sorter, so
-     * one scratch buffer serves either kind). Its contents
+     * tables (each tile's digit counts and varying bits), and the passes that run with each
+     * pass's launch arguments, and a spare range of the same size (together 1.2-1.6 KiB); for a
+     * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of
+     * that range (which passes run) are also bound as a uniform buffer (the reported usage and
+     * alignment allow it for every sorter, so one scratch buffer serves either kind). Its contents
      * need no initialization and are garbage afterwards, except where a sort with an odd pass
      * count left its result (see VksortSortResult). The reported usage is storage, uniform,
      * indirect and transfer-destination. vksortCmdSortIndirect uses storage, indirect and
