@@ -91,6 +91,9 @@ PFN_vkCreateComputePipelines realCreateComputePipelines;
 
 VKAPI_ATTR void VKAPI_CALL spyBindPipeline(VkCommandBuffer cmd, VkPipelineBindPoint point, VkPipeline pipeline) {
     ++g_log.commands;
+    CommandLog::Event e{CommandLog::Event::BindPipeline};
+    e.pipeline = pipeline;
+    g_log.events.push_back(e);
     realBindPipeline(cmd, point, pipeline);
 }
 
@@ -98,6 +101,11 @@ VKAPI_ATTR void VKAPI_CALL spyBindDescriptorSets(VkCommandBuffer cmd, VkPipeline
                                                  uint32_t first, uint32_t count, const VkDescriptorSet* sets,
                                                  uint32_t dynamicCount, const uint32_t* dynamicOffsets) {
     ++g_log.commands;
+    if (first == 0 && count > 0) {
+        CommandLog::Event e{CommandLog::Event::BindSet};
+        e.set = sets[0];
+        g_log.events.push_back(e);
+    }
     realBindDescriptorSets(cmd, point, layout, first, count, sets, dynamicCount, dynamicOffsets);
 }
 
@@ -110,6 +118,7 @@ VKAPI_ATTR void VKAPI_CALL spyPushConstants(VkCommandBuffer cmd, VkPipelineLayou
 VKAPI_ATTR void VKAPI_CALL spyDispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y, uint32_t z) {
     ++g_log.commands;
     g_log.dispatches.push_back({x, y, z});
+    g_log.events.push_back(CommandLog::Event{CommandLog::Event::Dispatch});
     realDispatch(cmd, x, y, z);
 }
 
@@ -119,6 +128,10 @@ VKAPI_ATTR void VKAPI_CALL spyPipelineBarrier(VkCommandBuffer cmd, VkPipelineSta
                                               const VkBufferMemoryBarrier* buffers, uint32_t imageCount,
                                               const VkImageMemoryBarrier* images) {
     ++g_log.commands;
+    CommandLog::Event e{CommandLog::Event::Barrier};
+    for (uint32_t i = 0; i < memoryCount; ++i) e.dstAccess |= memory[i].dstAccessMask;
+    e.dstStages = dst;
+    g_log.events.push_back(e);
     realPipelineBarrier(cmd, src, dst, flags, memoryCount, memory, bufferCount, buffers, imageCount, images);
 }
 
@@ -131,6 +144,7 @@ VKAPI_ATTR void VKAPI_CALL spyWriteTimestamp(VkCommandBuffer cmd, VkPipelineStag
 VKAPI_ATTR void VKAPI_CALL spyDispatchIndirect(VkCommandBuffer cmd, VkBuffer buffer, VkDeviceSize offset) {
     ++g_log.commands;
     ++g_log.indirectDispatches;
+    g_log.events.push_back(CommandLog::Event{CommandLog::Event::DispatchIndirect});
     realDispatchIndirect(cmd, buffer, offset);
 }
 

@@ -96,6 +96,16 @@ struct CommandLog {
     uint32_t indirectDispatches = 0;               // vkCmdDispatchIndirect calls
     uint32_t descriptorPools = 0;                  // vkCreateDescriptorPool calls
     uint32_t pipelines = 0;                        // pipelines requested from vkCreateComputePipelines
+    // The binds, dispatches and barriers, in the order recorded: what the validation layer cannot
+    // check (its synchronization validation in Debian 12 counts shader reads as uniform reads).
+    struct Event {
+        enum Kind { BindPipeline, BindSet, Dispatch, DispatchIndirect, Barrier } kind;
+        VkPipeline pipeline = VK_NULL_HANDLE;   // BindPipeline
+        VkDescriptorSet set = VK_NULL_HANDLE;   // BindSet: the set bound at set 0
+        VkAccessFlags dstAccess = 0;            // Barrier: every memory barrier's, ORed
+        VkPipelineStageFlags dstStages = 0;     // Barrier
+    };
+    std::vector<Event> events;
 };
 CommandLog& commandLog();
 PFN_vkGetDeviceProcAddr spyGetDeviceProcAddr();

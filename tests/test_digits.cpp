@@ -205,3 +205,98 @@ TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") 
     }
     vktest::requireCleanValidation();
 }
+
+TEST_CASE("constant digits: what a skipping sort records, pipeline by pipeline", "[digits][pipelines]") {
+    // Which steps run the deciding pipelines, bind the pass arguments and make them visible:
+    // Debian 12's validation layer counts shader reads as uniform reads, so the spy checks the
+    // recorded barriers instead. The first pass's scan step and reorder run the deciding
+    // pipelines, nothing later does; only the steps that may write the decision (the first scan
+    // step; the first reorder with an inline scan, or in an indirect sort) bind the deciding set,
+    // and exactly their barriers reach uniform reads; in a direct sort only the first scan step's
+    // barrier reaches the indirect launches, which the later passes' steps all are.
+    vkctx::Context& ctx = vktest::context();
+    vktest::SorterOptions options = skipping(16, 4);
+    options.spy = true;
+    VksortSorter sorter = vktest::sorter(options);
+    uint32_t listed = 0;
+    REQUIRE(vksortGetSorterPipelines(sorter, &listed, nullptr) == VK_SUCCESS);
+    std::vector<VksortPipelineInfo> pipelines(listed);
+    REQUIRE(vksortGetSorterPipelines(sorter, &listed, pipelines.data()) == VK_SUCCESS);
+    auto nameOf = [&](VkPipeline pipeline) {
+        for (const VksortPipelineInfo& p : pipelines) {
+            if (p.pipeline == pipeline) return std::string(p.name);
+        }
+        return std::string("?");
+    };
+    const uint32_t tile = sorter->tile.tileSize();
+    const uint32_t inlineMax = sorter->scan.inlineMaxTiles;
+    vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, (inlineMax + 20) * tile);
+    const VkDescriptorSet deciding = rig.bindings()->sets[vksort::kSetDeciding];
+    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    for (bool indirect : {false, true}) {
+        for (uint32_t count : {7 * tile + 3, (inlineMax + 20) * tile}) {
+            const bool inlineScan = count <= inlineMax * tile;
+            INFO((indirect ? "indirect, " : "") << "count " << count << (inlineScan ? ", inline scan" : ", scan steps"));
+            const hostdata::Data input = maskedKeys(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count, 0xFFFFull, 0, 7);
+            rig.load(input);
+            *static_cast<uint32_t*>(countBuffer.mapped) = count;
+            VksortSortInfo info{};
+            info.bindings = rig.bindings();
+            info.count = count;
+            const size_t first = vktest::commandLog().events.size();
+            ctx.submitAndWait([&](VkCommandBuffer cmd) {
+                vktest::hostToCompute(cmd);
+                if (indirect) {
+                    vktest::transferToCompute(cmd);
+                    REQUIRE(vksortCmdSortIndirect(cmd, sorter, &info, countBuffer.buffer, 0, nullptr) == VK_SUCCESS);
+                } else {
+                    REQUIRE(vksortCmdSort(cmd, sorter, &info, nullptr) == VK_SUCCESS);
+                }
+                vktest::computeToHost(cmd);
+            });
+            // Each dispatch with its pipeline, set, launch and the barrier after it.
+            struct Launch {
+                std::string pipeline;
+                bool decidingSet = false, indirectLaunch = false;
+                VkAccessFlags after = 0;
+            };
+            std::vector<Launch> launches;
+            const std::vector<vktest::CommandLog::Event>& events = vktest::commandLog().events;
+            std::string pipeline;
+            VkDescriptorSet set = VK_NULL_HANDLE;
+            for (size_t i = first; i < events.size(); ++i) {
+                const vktest::CommandLog::Event& e = events[i];
+                if (e.kind == vktest::CommandLog::Event::BindPipeline) pipeline = nameOf(e.pipeline);
+                if (e.kind == vktest::CommandLog::Event::BindSet) set = e.set;
+                if (e.kind == vktest::CommandLog::Event::Dispatch || e.kind == vktest::CommandLog::Event::DispatchIndirect) {
+                    launches.push_back({pipeline, set == deciding, e.kind == vktest::CommandLog::Event::DispatchIndirect});
+                }
+                if (e.kind == vktest::CommandLog::Event::Barrier && !launches.empty()) launches.back().after |= e.dstAccess;
+            }
+            bool scanSeen = false, reorderSeen = false;
+            uint32_t decidingPipelines = 0;
+            for (const Launch& l : launches) {
+                INFO(l.pipeline);
+                const bool scan = l.pipeline.rfind("scan", 0) == 0, reorder = l.pipeline.rfind("reorder", 0) == 0;
+                const bool firstOfKind = (scan && !scanSeen) || (reorder && !reorderSeen);
+                const bool decides = l.pipeline.find("_deciding") != std::string::npos;
+                CHECK(decides == firstOfKind);
+                decidingPipelines += decides ? 1 : 0;
+                const bool writes = firstOfKind && (scan || inlineScan || indirect);
+                CHECK(l.decidingSet == writes);
+                CHECK(((l.after & VK_ACCESS_UNIFORM_READ_BIT) != 0) == writes);
+                if (!indirect) {
+                    const bool launchesFollow = scan && firstOfKind && !inlineScan;
+                    CHECK(((l.after & VK_ACCESS_INDIRECT_COMMAND_READ_BIT) != 0) == launchesFollow);
+                    CHECK(l.indirectLaunch == (!inlineScan && (scan || reorder) && !firstOfKind));
+                }
+                scanSeen = scanSeen || scan;
+                reorderSeen = reorderSeen || reorder;
+            }
+            CHECK(decidingPipelines == (indirect || !inlineScan ? 2u : 1u));
+            CHECK(reorderSeen);
+        }
+    }
+    ctx.destroyBuffer(countBuffer);
+    vktest::requireCleanValidation();
+}
