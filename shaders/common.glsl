@@ -328,7 +328,7 @@ void publishRunningPasses(uint running, bool scanSteps) {
     uint tiles = tileCount();
     uvec3 reorderGrid = uvec3(vksortGridWidth(tiles, pc.dispatchWidth), vksortGridRows(tiles, pc.dispatchWidth), 1u);
     uvec3 scanGrid = uvec3(scanSteps ? scanWorkgroups(tiles) : 0u, 1u, 1u);
-    for (uint word = gl_LocalInvocationIndex; word < kMaxPasses * kPassArgsStride; word += gl_WorkGroupSize.x) {
+    for (uint word = gl_LocalInvocationIndex; word < kPassLaunchWords; word += gl_WorkGroupSize.x) {
         uint pass = word / kPassArgsStride, part = word % kPassArgsStride;
         uvec3 grid = part < kPassScanArgs ? reorderGrid : scanGrid;
         if (pass >= count) grid.x = 0u;

@@ -182,7 +182,8 @@ VKSORT_FUNC VKSORT_U32 vksortVaryingOffset(VKSORT_U32 rowStride) { return kTileT
 VKSORT_CONST kPassLaunchOffset = kPassWords; /* where pass 0's launch words start */
 VKSORT_CONST kPassArgsStride = 8u;  /* words per pass: the reorder's 3, one spare, the scan step's 3, one spare */
 VKSORT_CONST kPassScanArgs = 4u;    /* where the scan step's arguments start inside a pass's words */
-VKSORT_CONST kPassArgsWords = kPassLaunchOffset + kMaxPasses * kPassArgsStride;
+VKSORT_CONST kPassLaunchWords = kMaxPasses * kPassArgsStride; /* every pass's launch words */
+VKSORT_CONST kPassArgsWords = kPassLaunchOffset + kPassLaunchWords;
 
 /* ---- Passes that run ------------------------------------------------------------------------ */
 /* Whether bits [shift, min(shift + 4, endBit)) of a key's varying bits (lo: bits 0-31, hi: bits
