@@ -60,10 +60,10 @@ VKSORT_CONST kSpecExchangeBuffers = 4u; /* 1 or 2 tile-sized exchange buffers in
 VKSORT_CONST kSpecScanOneRangeMaxTiles = 5u;
 VKSORT_CONST kSpecScanRangeMinTiles = 6u;
 VKSORT_CONST kSpecScanItemsPerThread = 7u;
-/* 1: the first pass's scan step or reorder of a sorter that skips constant digits, which may
- * decide which passes run; 0 in every later pass's pipeline, which so holds none of that code
- * (with it the reorder used more registers and took about 3% longer on the H100, u32 keys at
- * 2^24). */
+/* 1: a step of a sorter that skips constant digits that may decide which passes run (the first
+ * scan step; the first reorder where it scans inline or the GPU chooses); 0 in every other
+ * pipeline, which so holds none of that code (with it the reorder used more registers and took
+ * about 3% longer on the H100, u32 keys at 2^24). */
 VKSORT_CONST kSpecDecides = 8u;
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */

@@ -48,7 +48,6 @@ struct Builder {
             s.grid = gridFor(c.numTiles, in.maxWorkgroupCountX);
         }
         s.barrier = in.indirect ? Barrier::ComputeAndIndirect : Barrier::Compute;
-        s.decides = in.skipPasses && pass == 0 && kernelInfo(kernel).decidingTwin;
         return s;
     }
 
@@ -74,11 +73,12 @@ struct Builder {
     // launches.
     static void reachLaunches(Step& scan) { scan.barrier = Barrier::ComputeAndIndirect; }
     // A step that may write the decision (the first scan step; the first reorder where it scans
-    // inline, or where the GPU chooses) alone binds the pass arguments (the forward direction),
-    // and its barrier alone reaches the later steps' uniform reads of them.
+    // inline, or where the GPU chooses) alone runs a deciding pipeline, binds the pass arguments
+    // (the forward direction), and reaches the later steps' uniform reads of them. A direct sort's
+    // first reorder after a scan step reads the decision like every later one.
     static void writesDecision(Step& step) {
+        step.decides = true;
         step.set = kSetDeciding;
-        step.uniformReads = true;
     }
     static void launchFromPassArgs(Step& step, uint32_t argsPart) {
         step.indirect = true;

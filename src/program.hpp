@@ -30,8 +30,11 @@ enum class Barrier : uint32_t {
 struct Step {
     StepKind kind = StepKind::Dispatch;
     Kernel kernel = Kernel::TileCounts;
-    // Runs the kernel's deciding pipeline (kernelInfo(kernel).decidingTwin; kSpecDecides): the
-    // first pass's scan step and reorder of a sorter that skips constant digits.
+    // May write the decision of which passes run (a sorter that skips constant digits: the first
+    // scan step; the first reorder where it scans inline, or where the GPU chooses). It runs the
+    // kernel's deciding pipeline (kernelInfo(kernel).decidingTwin; kSpecDecides), binds the pass
+    // arguments through kSetDeciding, and its barrier also makes its writes visible to the later
+    // steps' uniform-buffer reads of them (kBindingPasses).
     bool decides = false;
     BindingSet set = kSetForward;
     VksortPushConstants constants{};
@@ -46,9 +49,6 @@ struct Step {
     uint32_t firstTimestamp = 0; // timestamps written after the step: [first, first + count)
     uint32_t timestampCount = 0;
     Barrier barrier = Barrier::None;
-    // The barrier also makes compute writes visible to uniform-buffer reads: the _skip kernels
-    // read the passes that run through kBindingPasses, and only the deciding steps write them.
-    bool uniformReads = false;
 };
 
 // Copy, setup, single-workgroup sort, tile counts, then per pass a scan and a reorder.

@@ -72,7 +72,7 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
         }
     }
     writeTimestamps(cmd, fn, timestamps, step.firstTimestamp, step.timestampCount);
-    recordBarrier(cmd, fn, step.barrier, step.uniformReads);
+    recordBarrier(cmd, fn, step.barrier, step.decides);
 }
 
 void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,

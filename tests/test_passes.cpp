@@ -587,8 +587,9 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     // reorder's own, from every tile's varying bits (all set here): a skipping sorter's writes
     // the decision into the pass arguments, where sentinels stand before. The spare range, which
     // the other steps' sets bind, holds sentinels that no step may write.
+    // After a scan step the first reorder runs the pipeline of the later ones.
     const bool decides = rig.sorter->skipPasses && inlineScan && step.pass == 0;
-    REQUIRE(step.decides == (rig.sorter->skipPasses && step.pass == 0));
+    REQUIRE(step.decides == decides);
     REQUIRE((step.set == vksort::kSetDeciding) == decides);
     auto decision = [&](PassRig::Ranges& r) {
         expectPassesThatRun(r.passArgs(l, false), ~uint64_t(0), v.beginBit, v.endBit, rig.sorter->scan, c, numTiles,

@@ -340,8 +340,9 @@ typedef struct VksortPipelineInfo {
      * width in 32-bit words (v0 none, v1, v2), "_shuffle" for the single-workgroup sort's
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
-     * "_deciding" for that sorter's first scan step and first reorder, which may decide which
-     * passes run (e.g. "reorder_k1_v0_skip_deciding"). Unique within the sorter; a NUL-terminated
+     * "_deciding" for the steps of that sorter that may decide which passes run: its first scan
+     * step, and its first reorder where the reorders scan inline or the count is read on the GPU
+     * (e.g. "reorder_k1_v0_skip_deciding"). Unique within the sorter; a NUL-terminated
      * string that lives as long as the sorter. */
     const char* name;
     /* The pipeline, owned by the sorter: do not destroy it, and do not bind it yourself (its
