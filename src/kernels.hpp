@@ -27,8 +27,9 @@ struct KernelInfo {
     bool perValueWidth;  // a variant per value width: _v0, _v1, _v2
     bool shuffleTwin;    // a _shuffle twin, used on devices with subgroup shuffles
     bool skipTwin;       // a _skip twin, used by sorters that skip passes whose digit never varies
-    bool decidingTwin;   // in such sorters, a step that may decide which passes run (Step::decides)
-                         // runs the _skip twin specialized with kSpecDecides: the others hold none of its code
+    bool decidingTwin;   // in such sorters, a step that may decide which passes run
+                         // (Step::decides) runs the _skip twin specialized with kSpecDecides:
+                         // the others hold none of its code
     KernelTile tile;
     uint32_t (*sharedMemoryBytes)(const TileConfig&, bool skip); // what it declares for its tile (src/plan.hpp)
 };
