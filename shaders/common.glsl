@@ -97,8 +97,8 @@ uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
 // The passes that run and the later passes' launches (vksort_config.h), written by the deciding
 // steps: their set binds them, the others a spare range.
 layout(set = 0, binding = kBindingPassArgs, std430) restrict writeonly buffer PassArgs { uint passArgs[]; };
-// The first pass's pipeline, which may decide which passes run (kSpecDecides); the later passes'
-// hold none of that code.
+// The pipeline of a step that may decide which passes run (kSpecDecides; src/program.hpp,
+// Step::decides); the other pipelines hold none of that code.
 layout(constant_id = kSpecDecides) const bool DECIDES = false;
 #endif
 const bool SKIP_PASSES = VKSORT_SKIP_PASSES != 0;

@@ -138,25 +138,29 @@ void publishNextCounts() {
     }
 }
 
+#if !VKSORT_SKIP_PASSES
+// Every recorded pass runs: the last one maps the keys back to the caller's bit patterns and
+// counts nothing, as the push constants say (through a pass count, as the _skip kernels find it,
+// u32 keys took 1% longer at 2^20 on the H100). Where a variant tests it is measured (H100): u64
+// keys alone before the key loads (1% faster at 2^16 than after the ranking), every other variant
+// after the ranking (u32:u32 2.5-4% and u64 keys with values 0.5-1.5% faster at 2^16 than before).
+#define VKSORT_RECORDED_LAST_PASS bool last = pc.shift + kDigitBits >= pc.endBit; uint nextShift = pc.shift + kDigitBits
+#define VKSORT_LAST_PASS_EARLY (VKSORT_KEY_WORDS == 2 && VKSORT_VALUE_WORDS == 0)
+#endif
+
 void main() {
     uint tile = flatWorkgroupIndex();
     uint tiles = tileCount();
     if (tile >= tiles) return;
     // Which pass this reorder sorts, how many run, and the next one's digit: decided by the first
     // scan step, or below by the first reorder when it scans inline (vksort_config.h), and read
-    // through the uniform buffer. Without VKSORT_SKIP_PASSES every recorded pass runs, as the
-    // push constants say.
+    // through the uniform buffer; without VKSORT_SKIP_PASSES, VKSORT_RECORDED_LAST_PASS.
     uint shift = pc.shift;
-#if !VKSORT_SKIP_PASSES && VKSORT_KEY_WORDS == 2 && VKSORT_VALUE_WORDS == 0
-    // Every recorded pass runs; the last maps the keys back and counts nothing. Where this test
-    // sits is measured per variant (H100): here u64 keys alone took 1% less time at 2^16 (the
-    // same at 2^20 and 2^24); the other variants test below the ranking, where u32:u32 took
-    // 2.5-4% less and u64 keys with values 0.5-1.5% less at 2^16.
-    bool last = pc.shift + kDigitBits >= pc.endBit;
-    uint nextShift = pc.shift + kDigitBits;
+#if !VKSORT_SKIP_PASSES && VKSORT_LAST_PASS_EARLY
+    VKSORT_RECORDED_LAST_PASS;
 #endif
 #if VKSORT_SKIP_PASSES
-    uint running = pc.pass + vksortCeilDiv(pc.endBit - pc.shift, kDigitBits), nextShift = pc.shift + kDigitBits;
+    uint running, nextShift; // (from the decision: read here, or made below)
     bool decided = !DECIDES || !inlineScan();
     if (decided) {
         running = passWord(kPassCount);
@@ -187,11 +191,8 @@ void main() {
     }
     // The last pass that runs maps the keys back to the caller's bit patterns and counts nothing.
     bool last = pc.pass + 1u >= running;
-#elif VKSORT_KEY_WORDS == 1 || VKSORT_VALUE_WORDS != 0
-    // The same from the push constants alone (through the pass count as above, the plain reorder
-    // took 1% longer on the H100, u32 keys at 2^20); 64-bit keys alone test it above.
-    bool last = pc.shift + kDigitBits >= pc.endBit;
-    uint nextShift = pc.shift + kDigitBits;
+#elif !VKSORT_LAST_PASS_EARLY
+    VKSORT_RECORDED_LAST_PASS;
 #endif
     placeDigits();
     Value values[KEYS_PER_THREAD];

@@ -119,8 +119,7 @@ VKSORT_FUNC bool vksortSingleWorkgroup(VKSORT_U32 count, VKSORT_U32 singleMaxCou
 VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTiles) { return tiles <= inlineScanMaxTiles; }
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
-/* [0, kInfoCount)         unused
- * [kInfoCount, kInfoWords) info: runtime count, tile count, indirect arguments, the scan's ticket
+/* [0, kInfoWords)         info: runtime count, tile count, indirect arguments, the scan's ticket
  * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: each pass's scan
  *                         step writes its own row
  * [kRangeTotalsOffset, ...) the ranges, [range * kRadix + digit]: where a scan step has several,
@@ -160,15 +159,15 @@ VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kPassShift = 0u;          /* kMaxPasses words: the lowest key bit of reorder r's digit */
 VKSORT_CONST kPassCount = 16u;         /* how many reorders run; the others launch nothing or return */
 VKSORT_CONST kPassWords = 20u;         /* what the uniform buffer binds (kBindingPasses): 5 uvec4 */
-VKSORT_CONST kInfoCount = 32u;         /* the clamped element count (indirect sorts) */
-VKSORT_CONST kInfoNumTiles = 33u;      /* tiles for that count (indirect sorts) */
-VKSORT_CONST kInfoRequested = 34u;     /* the caller's count, copied from their buffer */
-VKSORT_CONST kInfoInlineScan = 35u;    /* 1: few enough tiles for the reorders to scan inline (indirect) */
-VKSORT_CONST kInfoTileArgs = 36u;      /* VkDispatchIndirectCommand for the reorders (a tile each) */
-VKSORT_CONST kInfoSingleArgs = 40u;    /* VkDispatchIndirectCommand for the single-workgroup sort */
-VKSORT_CONST kInfoScanArgs = 44u;      /* VkDispatchIndirectCommand for the scan steps */
-VKSORT_CONST kInfoScanTicket = 47u;    /* the scan step's workgroups that are done (scan.comp) */
-VKSORT_CONST kInfoWords = 48u;
+VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
+VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) */
+VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
+VKSORT_CONST kInfoInlineScan = 3u;     /* 1: few enough tiles for the reorders to scan inline (indirect) */
+VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for the reorders (a tile each) */
+VKSORT_CONST kInfoSingleArgs = 8u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
+VKSORT_CONST kInfoScanArgs = 12u;      /* VkDispatchIndirectCommand for the scan steps */
+VKSORT_CONST kInfoScanTicket = 15u;    /* the scan step's workgroups that are done (scan.comp) */
+VKSORT_CONST kInfoWords = 16u;
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kScanRanges = 64u;        /* the most ranges a scan step splits the tiles into */
 VKSORT_CONST kRangeTotalsOffset = kTotalsOffset + kMaxPasses * kRadix;

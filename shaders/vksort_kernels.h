@@ -10,9 +10,9 @@
  * names; 1 if it has a variant per key width (_k1, _k2: VKSORT_KEY_WORDS); 1 if it has one per
  * value width (_v0, _v1, _v2: VKSORT_VALUE_WORDS); 1 if it has a _shuffle twin for devices with
  * subgroup shuffles (VKSORT_SHUFFLE=1); 1 if it has a _skip twin for sorters that leave out the
- * passes whose digit every key shares (VKSORT_SKIP_PASSES=1); 1 if, in such sorters, the first
- * pass's step runs a second pipeline of that twin, specialized with kSpecDecides (the step that
- * decides which passes run, vksort_config.h); the tile it is specialized with (0:
+ * passes whose digit every key shares (VKSORT_SKIP_PASSES=1); 1 if, in such sorters, a step that
+ * may decide which passes run (vksort_config.h) runs a second pipeline of that twin, specialized
+ * with kSpecDecides; the tile it is specialized with (0:
  * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup); the C++ function
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * Only the single-workgroup sort has a _shuffle twin: ranking in registers with shuffles made the
