@@ -206,7 +206,7 @@ typedef enum VksortSorterCreateFlagBits {
      * barriers remain recorded. The result is
      * the same sort and lands where VksortSortResult says: where an odd number of passes would be
      * left out, one of them runs anyway. The sorter compiles its own variants of the tile-counts,
-     * scan and reorder kernels, which cost 4-16% on the H100 on keys that vary in every
+     * scan and reorder kernels, which cost 2-5% on the H100 on keys that vary in every
      * digit (docs/PERFORMANCE.md, "Keys that use few bits"); sorts of at most
      * singleDispatchMaxCount keys are unchanged. */
     VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT = 0x00000004,
