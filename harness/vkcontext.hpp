@@ -57,7 +57,9 @@ struct ContextOptions {
     // A Vulkan 1.1 instance and device with no extension and no optional feature enabled.
     bool minimalVulkan11 = false;
     // Enable subgroup size control (Vulkan 1.3 or VK_EXT_subgroup_size_control) when offered.
-    bool subgroupSizeControl = true;
+    // Off by default, as the README's snippet creates a device: vksort sorts as fast without it,
+    // and needs it only for a required subgroup size.
+    bool subgroupSizeControl = false;
     // Enable VK_KHR_pipeline_executable_properties when offered (tools/pipeline-stats).
     bool pipelineStatistics = false;
     // What the device must offer and have enabled besides the above, asked once the physical

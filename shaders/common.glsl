@@ -9,7 +9,8 @@
 //   VKSORT_SKIP_PASSES  1: passes whose digit every key shares are left out (see below)
 // Nothing here assumes a subgroup size: subgroups may hold 1 to 128 invocations and need not
 // be full, so positions inside a tile come from ballots of the active lanes, never from
-// gl_SubgroupSize or gl_LocalInvocationIndex arithmetic.
+// gl_SubgroupSize or gl_LocalInvocationIndex arithmetic, unless denseSubgroups() proves every
+// subgroup full.
 
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -34,9 +35,6 @@ layout(local_size_x_id = kSpecWorkgroupSize) in;
 // it to workgroup size / the smallest subgroup size it expects. A launch with more subgroups is
 // still served (the counters are shared in turns), only more slowly.
 layout(constant_id = kSpecMaxSubgroups) const uint MAX_SUBGROUPS = 64;
-// True when the pipeline was created with REQUIRE_FULL_SUBGROUPS. Only a promise: see
-// denseSubgroups().
-layout(constant_id = kSpecFullSubgroups) const bool FULL_SUBGROUPS = false;
 
 layout(push_constant) uniform PushBlock { VksortPushConstants pc; };
 
@@ -152,11 +150,14 @@ uint flatWorkgroupIndex() {
 }
 
 // Every subgroup is full, so invocation positions follow from gl_SubgroupID and
-// gl_SubgroupInvocationID without a workgroup scan. Checked rather than trusted: lavapipe (Mesa
-// 22.3) at 1024-bit vectors promises full 32-lane subgroups and launches 16-lane ones
-// (tests/test_subgroups.cpp), and such a launch must take the general path, not a wrong one.
+// gl_SubgroupInvocationID without a workgroup scan. Proven at run time, whatever the pipeline
+// asked for: gl_NumSubgroups subgroups of at most gl_SubgroupSize lanes hold the workgroup only
+// if every one is full. So the layout needs no full-subgroups request (and no device feature), and
+// a driver that breaks such a promise, as lavapipe (Mesa 22.3) at 1024-bit vectors does by
+// reporting 32-lane subgroups and launching 16-lane ones (tests/test_subgroups.cpp), takes the
+// general path rather than a wrong one.
 bool denseSubgroups() {
-    return FULL_SUBGROUPS && gl_NumSubgroups * gl_SubgroupSize == gl_WorkGroupSize.x;
+    return gl_NumSubgroups * gl_SubgroupSize == gl_WorkGroupSize.x;
 }
 
 // ---- Keys and digits -----------------------------------------------------------------------

@@ -4,16 +4,20 @@
 // launch of every later dispatch, with no host round trip. The recording copied the caller's
 // count into tables[kInfoRequested]; this clamps it to the bindings' capacity (documented in
 // vksort.h), decides between the single-workgroup sort and the passes, and between a scan step
-// and the reorders' inline scan, and writes the VkDispatchIndirectCommand of each: dispatches of
-// the path not taken, and workgroups past the count, are never launched.
+// and the reorders' inline scan, and writes the VkDispatchIndirectCommand of each into the launch
+// arguments (vksort_config.h): dispatches of the path not taken, and workgroups past the count,
+// are never launched.
 
 #include "common.glsl"
 #include "tile.glsl"
 
+// The launch arguments' range, which only this step's set binds (kBindingLaunchArgs).
+layout(set = 0, binding = kBindingLaunchArgs, std430) restrict writeonly buffer LaunchArgs { uint launchArgs[]; };
+
 void writeArgs(uint at, uint x, uint y) {
-    tables[at] = x;
-    tables[at + 1u] = y;
-    tables[at + 2u] = 1u;
+    launchArgs[at] = x;
+    launchArgs[at + 1u] = y;
+    launchArgs[at + 2u] = 1u;
 }
 
 void main() {
@@ -24,9 +28,9 @@ void main() {
     tables[kInfoCount] = count;
     tables[kInfoNumTiles] = tiles;
     uint passGroups = single ? 0u : tiles;
-    writeArgs(kInfoTileArgs, vksortGridWidth(passGroups, pc.dispatchWidth), vksortGridRows(passGroups, pc.dispatchWidth));
+    writeArgs(kLaunchTileArgs, vksortGridWidth(passGroups, pc.dispatchWidth), vksortGridRows(passGroups, pc.dispatchWidth));
     bool inlined = vksortInlineScan(tiles, pc.inlineScanMaxTiles);
     tables[kInfoInlineScan] = inlined ? 1u : 0u;
-    writeArgs(kInfoScanArgs, single || inlined ? 0u : scanWorkgroups(tiles), 1u);
-    writeArgs(kInfoSingleArgs, single && count > 0u ? 1u : 0u, 1u);
+    writeArgs(kLaunchScanArgs, single || inlined ? 0u : scanWorkgroups(tiles), 1u);
+    writeArgs(kLaunchSingleArgs, single && count > 0u ? 1u : 0u, 1u);
 }

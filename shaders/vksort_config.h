@@ -49,22 +49,26 @@ VKSORT_CONST kBindingPasses = 5u;
  * about 2.5 us, and uniform reads on every barrier cost a skipping sort of 2^16 keys 2%. */
 VKSORT_CONST kBindingPassArgs = 6u;
 VKSORT_CONST kBindingCount = 7u;
+/* The launch arguments of an indirect sort (see "Launch arguments" below): the setup step, which
+ * sorts no keys, writes them through the keys-out binding of a set of its own (src/plan.hpp,
+ * kSetLaunch); no other set binds their range, so no later dispatch writes what the indirect
+ * launches read, and only the setup's barrier has to reach those reads. */
+VKSORT_CONST kBindingLaunchArgs = kBindingKeysOut;
 
 /* ---- Specialization constants ------------------------------------------------------------ */
 VKSORT_CONST kSpecWorkgroupSize = 0u;  /* local_size_x of every pipeline */
 VKSORT_CONST kSpecKeysPerThread = 1u;  /* tile = workgroup size * keys per thread */
 VKSORT_CONST kSpecMaxSubgroups = 2u;   /* upper bound of gl_NumSubgroups, sizes shared arrays */
-VKSORT_CONST kSpecFullSubgroups = 3u;  /* 1: created with REQUIRE_FULL_SUBGROUPS, lanes are dense */
-VKSORT_CONST kSpecExchangeBuffers = 4u; /* 1 or 2 tile-sized exchange buffers in shared memory (rank.glsl) */
+VKSORT_CONST kSpecExchangeBuffers = 3u; /* 1 or 2 tile-sized exchange buffers in shared memory (rank.glsl) */
 /* The scan step's shape (the tuning row's scan fields, src/tuning.hpp): see vksortScanRangeTiles. */
-VKSORT_CONST kSpecScanOneRangeMaxTiles = 5u;
-VKSORT_CONST kSpecScanRangeMinTiles = 6u;
-VKSORT_CONST kSpecScanItemsPerThread = 7u;
+VKSORT_CONST kSpecScanOneRangeMaxTiles = 4u;
+VKSORT_CONST kSpecScanRangeMinTiles = 5u;
+VKSORT_CONST kSpecScanItemsPerThread = 6u;
 /* 1: a step of a sorter that skips constant digits that may decide which passes run (the first
  * scan step; the first reorder where it scans inline or the GPU chooses); 0 in every other
  * pipeline, which so holds none of that code (with it the reorder used more registers and took
  * about 3% longer on the H100, u32 keys at 2^24). */
-VKSORT_CONST kSpecDecides = 8u;
+VKSORT_CONST kSpecDecides = 7u;
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */
 /* Bits 0-1: how the key's bits map to an order-preserving unsigned integer. */
@@ -119,7 +123,7 @@ VKSORT_FUNC bool vksortSingleWorkgroup(VKSORT_U32 count, VKSORT_U32 singleMaxCou
 VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTiles) { return tiles <= inlineScanMaxTiles; }
 
 /* ---- Tables (binding kBindingTables, inside the scratch buffer), in 32-bit words ---------- */
-/* [0, kInfoWords)         info: runtime count, tile count, indirect arguments, the scan's ticket
+/* [0, kInfoWords)         info: runtime count, tile count, the scan's ticket
  * [kTotalsOffset, ...)    digit totals of every pass, [pass * kRadix + digit]: each pass's scan
  *                         step writes its own row
  * [kRangeTotalsOffset, ...) the ranges, [range * kRadix + digit]: where a scan step has several,
@@ -163,11 +167,8 @@ VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect so
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) */
 VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
 VKSORT_CONST kInfoInlineScan = 3u;     /* 1: few enough tiles for the reorders to scan inline (indirect) */
-VKSORT_CONST kInfoTileArgs = 4u;       /* VkDispatchIndirectCommand for the reorders (a tile each) */
-VKSORT_CONST kInfoSingleArgs = 8u;     /* VkDispatchIndirectCommand for the single-workgroup sort */
-VKSORT_CONST kInfoScanArgs = 12u;      /* VkDispatchIndirectCommand for the scan steps */
-VKSORT_CONST kInfoScanTicket = 15u;    /* the scan step's workgroups that are done (scan.comp) */
-VKSORT_CONST kInfoWords = 16u;
+VKSORT_CONST kInfoScanTicket = 4u;     /* the scan step's workgroups that are done (scan.comp) */
+VKSORT_CONST kInfoWords = 16u;         /* (the rest is spare: the tables after it stay 64-byte aligned) */
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kScanRanges = 64u;        /* the most ranges a scan step splits the tiles into */
 VKSORT_CONST kRangeTotalsOffset = kTotalsOffset + kMaxPasses * kRadix;
@@ -183,6 +184,15 @@ VKSORT_CONST kPassArgsStride = 8u;  /* words per pass: the reorder's 3, one spar
 VKSORT_CONST kPassScanArgs = 4u;    /* where the scan step's arguments start inside a pass's words */
 VKSORT_CONST kPassLaunchWords = kMaxPasses * kPassArgsStride; /* every pass's launch words */
 VKSORT_CONST kPassArgsWords = kPassLaunchOffset + kPassLaunchWords;
+
+/* ---- Launch arguments --------------------------------------------------------------------- */
+/* An indirect sort's launches (binding kBindingLaunchArgs of the setup's set, in a range of the
+ * scratch buffer of their own), in 32-bit words: the VkDispatchIndirectCommand of each kind of
+ * step, written once by the setup step from the count the caller's GPU work produced. */
+VKSORT_CONST kLaunchTileArgs = 0u;     /* the tile counts and the reorders (a tile each) */
+VKSORT_CONST kLaunchSingleArgs = 4u;   /* the single-workgroup sort */
+VKSORT_CONST kLaunchScanArgs = 8u;     /* the scan steps */
+VKSORT_CONST kLaunchWords = 12u;
 
 /* ---- Passes that run ------------------------------------------------------------------------ */
 /* Whether bits [shift, min(shift + 4, endBit)) of a key's varying bits (lo: bits 0-31, hi: bits
@@ -258,8 +268,9 @@ static_assert(kRangeTotalsOffset % 4u == 0u && kTileTablesOffset % 4u == 0u, "co
 static_assert(kInfoWords % 4u == 0u, "the totals and ranges stay 16-byte aligned");
 static_assert(kPassShift + kMaxPasses <= kPassCount && kPassCount < kPassWords && kPassWords % 4u == 0u &&
                   kPassWords <= kPassLaunchOffset, "the passes that run come first, in whole uvec4s");
-static_assert(kInfoCount % 4u == 0u && kInfoTileArgs % 4u == 0u && kInfoTileArgs + 3u <= kInfoSingleArgs && kInfoSingleArgs + 3u <= kInfoScanArgs &&
-                  kInfoScanArgs + 3u <= kInfoScanTicket && kInfoScanTicket < kInfoWords, "info fits");
+static_assert(kInfoScanTicket < kInfoWords, "info fits");
+static_assert(kLaunchTileArgs + 3u <= kLaunchSingleArgs && kLaunchSingleArgs + 3u <= kLaunchScanArgs &&
+                  kLaunchScanArgs + 3u <= kLaunchWords, "launch arguments fit");
 } /* namespace vksort */
 #endif
 

@@ -82,6 +82,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
                                               {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetCount}};
     static_assert(kBindingPasses + 2 == kBindingCount && kBindingPassArgs + 1 == kBindingCount,
                   "the skipping sorters' two bindings come last");
+    static_assert(kBindingLaunchArgs == kBindingKeysOut, "the launch set binds the launch arguments as its keys out");
     const uint32_t setCount = setsPerBindings(sorter->skipPasses);
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = setCount;
@@ -114,6 +115,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     const VkDescriptorBufferInfo passes{s.buffer, s.offset + l.passArgsOffset, kPassWords * 4u};
     const VkDescriptorBufferInfo passArgs{s.buffer, s.offset + l.passArgsOffset, l.passArgsBytes};
     const VkDescriptorBufferInfo spareArgs{s.buffer, s.offset + l.spareArgsOffset, l.passArgsBytes};
+    const VkDescriptorBufferInfo launchArgs{s.buffer, s.offset + l.launchOffset, l.launchBytes};
 
     VkWriteDescriptorSet writes[kSetCount * kBindingCount];
     uint32_t writeCount = 0;
@@ -133,6 +135,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
         {&callerKeys, &scratchKeys, &callerValues, &scratchValues},  // kSetForward
         {&scratchKeys, &callerKeys, &scratchValues, &callerValues},  // kSetBackward
         {&callerKeys, &callerKeys, &callerValues, &callerValues},    // kSetInPlace
+        {&callerKeys, &launchArgs, &callerValues, &scratchValues},   // kSetLaunch (kBindingLaunchArgs)
         {&callerKeys, &scratchKeys, &callerValues, &scratchValues},  // kSetDeciding
     };
     for (uint32_t set = 0; set < setCount; ++set) {

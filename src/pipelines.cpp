@@ -46,15 +46,14 @@ struct Creator {
 
         // (A GLSL bool specialization constant is 4 bytes, VkBool32-sized.)
         // Every kernel gets every constant; a module that declares fewer ignores the rest.
-        const uint32_t constants[] = {tile.workgroupSize,          tile.keysPerThread,
-                                      tile.maxSubgroups,           tile.fullSubgroups ? 1u : 0u,
-                                      tile.exchangeBuffers,        options.scan.oneRangeMaxTiles,
-                                      options.scan.rangeMinTiles,  options.scan.itemsPerThread,
-                                      decides ? 1u : 0u};
+        const uint32_t constants[] = {tile.workgroupSize,         tile.keysPerThread,
+                                      tile.maxSubgroups,          tile.exchangeBuffers,
+                                      options.scan.oneRangeMaxTiles, options.scan.rangeMinTiles,
+                                      options.scan.itemsPerThread, decides ? 1u : 0u};
         const VkSpecializationMapEntry entries[] = {
-            {kSpecWorkgroupSize, 0, 4},         {kSpecKeysPerThread, 4, 4},     {kSpecMaxSubgroups, 8, 4},
-            {kSpecFullSubgroups, 12, 4},        {kSpecExchangeBuffers, 16, 4},  {kSpecScanOneRangeMaxTiles, 20, 4},
-            {kSpecScanRangeMinTiles, 24, 4},    {kSpecScanItemsPerThread, 28, 4}, {kSpecDecides, 32, 4},
+            {kSpecWorkgroupSize, 0, 4},          {kSpecKeysPerThread, 4, 4},      {kSpecMaxSubgroups, 8, 4},
+            {kSpecExchangeBuffers, 12, 4},       {kSpecScanOneRangeMaxTiles, 16, 4}, {kSpecScanRangeMinTiles, 20, 4},
+            {kSpecScanItemsPerThread, 24, 4},    {kSpecDecides, 28, 4},
         };
         static_assert(sizeof(entries) / sizeof(entries[0]) == sizeof(constants) / sizeof(constants[0]),
                       "a value per constant");

@@ -86,7 +86,9 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
     layout.passArgsBytes = kPassArgsWords * 4u;
     layout.passArgsOffset = alignUp(layout.tablesOffset + layout.tablesBytes, alignment);
     layout.spareArgsOffset = alignUp(layout.passArgsOffset + layout.passArgsBytes, alignment);
-    layout.totalBytes = layout.spareArgsOffset + layout.passArgsBytes;
+    layout.launchBytes = kLaunchWords * 4u;
+    layout.launchOffset = alignUp(layout.spareArgsOffset + layout.passArgsBytes, alignment);
+    layout.totalBytes = layout.launchOffset + layout.launchBytes;
     return layout;
 }
 

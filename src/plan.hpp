@@ -108,6 +108,8 @@ struct ScratchLayout {
     // The pass arguments (kBindingPassArgs; the uniform buffer kBindingPasses is their first
     // kPassWords words) and the spare range the other sets bind there: each kPassArgsWords words.
     uint64_t passArgsOffset = 0, spareArgsOffset = 0, passArgsBytes = 0;
+    // An indirect sort's launch arguments (kBindingLaunchArgs of kSetLaunch): kLaunchWords words.
+    uint64_t launchOffset = 0, launchBytes = 0;
     uint64_t totalBytes = 0;
     uint32_t rowStride = 0; // tiles per counts table: the capacity's tile count
 };
@@ -130,9 +132,18 @@ bool planPasses(uint32_t keyBits, uint32_t beginBit, uint32_t endBit, PassPlan* 
 // Descriptor sets of a bindings object, one per direction of the ping-pong: even passes read the
 // caller's buffers and write the scratch copies, odd passes the reverse. The single-workgroup
 // sort writes its result where the passes would have: in place for an even pass count. The
-// deciding set is the forward one with the pass arguments bound (shaders/vksort_config.h,
-// kBindingPassArgs): the first pass's steps that may decide which passes run use it.
-enum BindingSet : uint32_t { kSetForward = 0, kSetBackward = 1, kSetInPlace = 2, kSetDeciding = 3, kSetCount = 4 };
+// launch set is the forward one with the launch arguments at kBindingLaunchArgs: only the setup
+// step of an indirect sort uses it, so only it writes them (shaders/vksort_config.h). The
+// deciding set is the forward one with the pass arguments bound (kBindingPassArgs): the first
+// pass's steps that may decide which passes run use it.
+enum BindingSet : uint32_t {
+    kSetForward = 0,
+    kSetBackward = 1,
+    kSetInPlace = 2,
+    kSetLaunch = 3,
+    kSetDeciding = 4,
+    kSetCount = 5
+};
 // The descriptor sets a bindings object allocates: the deciding one only for a skipping sorter.
 constexpr uint32_t setsPerBindings(bool skipPasses) { return skipPasses ? kSetCount : kSetDeciding; }
 

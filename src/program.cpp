@@ -47,7 +47,7 @@ struct Builder {
         } else {
             s.grid = gridFor(c.numTiles, in.maxWorkgroupCountX);
         }
-        s.barrier = in.indirect ? Barrier::ComputeAndIndirect : Barrier::Compute;
+        s.barrier = Barrier::Compute;
         return s;
     }
 
@@ -90,32 +90,35 @@ struct Builder {
     // each reorder sums them itself) and a reorder, which also counts the next pass's digits.
     // Which passes run, and so which digit each reorder sorts, is decided on the GPU from the keys
     // by the first scan step, or without one by the first reorder (shaders/vksort_config.h).
+    // An indirect sort plans for its capacity: a count read on the GPU has at most its tiles, so
+    // where those are few enough for every reorder to scan inline, no scan step is recorded (the
+    // setup then finds an inline scan for any count).
     void buildPasses(uint32_t indexFlag) {
         const uint32_t passCount = in.passes.passCount;
-        const uint32_t tiles = ceilDiv(in.count, in.tile.tileSize()); // (direct sorts only)
-        const bool inlineScan = !in.indirect && vksortInlineScan(tiles, in.scan.inlineMaxTiles);
+        const uint32_t tiles = ceilDiv(in.indirect ? in.maxCount : in.count, in.tile.tileSize());
+        const bool inlineScan = vksortInlineScan(tiles, in.scan.inlineMaxTiles);
         const bool passArgs = in.skipPasses && !in.indirect && !inlineScan && passCount > 1;
         Step& counts = add(Kernel::TileCounts, 0, kSetForward);
-        counts.argsWord = kInfoTileArgs;
+        counts.argsWord = kLaunchTileArgs;
         counts.constants.zeroCountTable = counts.constants.nextCountTable; // the first reorder adds into it
         timestampsThrough(1);
         for (uint32_t p = 0; p < passCount; ++p) {
             const BindingSet set = p % 2 == 0 ? kSetForward : kSetBackward;
             if (!inlineScan) {
                 Step& scan = add(Kernel::Scan, p, set);
-                scan.argsWord = kInfoScanArgs;
+                scan.argsWord = kLaunchScanArgs;
                 if (!in.indirect) scan.grid = Grid{in.scan.workgroups(tiles), 1};
                 if (in.skipPasses && p == 0) writesDecision(scan);
                 if (passArgs && p == 0) reachLaunches(scan);
                 if (passArgs && p > 0) launchFromPassArgs(scan, kPassScanArgs);
             }
             Step& reorder = add(Kernel::Reorder, p, set);
-            reorder.argsWord = kInfoTileArgs;
+            reorder.argsWord = kLaunchTileArgs;
             if (passArgs && p > 0) launchFromPassArgs(reorder, 0);
             if (in.skipPasses && p == 0 && (inlineScan || in.indirect)) writesDecision(reorder);
             reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
-            if (inlineScan) reorder.constants.flags |= kFlagInlineScan;
+            if (inlineScan && !in.indirect) reorder.constants.flags |= kFlagInlineScan;
             timestampsThrough(2 + p);
         }
     }
@@ -145,21 +148,29 @@ struct Builder {
             return;
         }
         // Indirect sorts: the count is copied into the tables, and the setup turns it into the launch
-        // of every step below (the path a count does not take gets zero workgroups).
+        // of every step below (the path a count does not take gets zero workgroups). It alone
+        // writes the launch arguments (kSetLaunch), so its barrier alone reaches the indirect
+        // launches' reads of them. A capacity that one workgroup sorts records no passes.
         if (in.indirect) {
             Step& copy = out.steps[out.stepCount++];
             copy = Step{};
             copy.kind = StepKind::CopyCount;
             copy.barrier = Barrier::TransferToCompute;
-            Step& setup = add(Kernel::Setup, 0, kSetForward);
+            Step& setup = add(Kernel::Setup, 0, kSetLaunch);
             setup.indirect = false;
             setup.grid = Grid{1, 1};
             setup.constants.singleMaxCount = in.singleMaxCount;
             setup.constants.dispatchWidth = in.maxWorkgroupCountX;
             setup.constants.inlineScanMaxTiles = in.scan.inlineMaxTiles;
+            setup.barrier = Barrier::ComputeAndIndirect;
             Step& single = add(Kernel::Single, 0, singleSet);
             single.constants.flags |= singleFlags;
-            single.argsWord = kInfoSingleArgs;
+            single.argsWord = kLaunchSingleArgs;
+            if (vksortSingleWorkgroup(in.maxCount, in.singleMaxCount)) {
+                single.barrier = Barrier::None;
+                timestampsThrough(out.timestampCount - 1);
+                return;
+            }
         }
         buildPasses(indexFlag);
         out.steps[out.stepCount - 1].barrier = Barrier::None;

@@ -10,11 +10,11 @@ VkDeviceSize infoOffset(const VksortBindings_T& bindings, uint32_t word) {
     return bindings.scratch.offset + bindings.layout.tablesOffset + VkDeviceSize(word) * 4u;
 }
 
-// Byte offset inside the scratch buffer of a step's launch arguments: an info word, or a word of
-// the pass arguments.
+// Byte offset inside the scratch buffer of a step's launch arguments: a word of the setup's
+// launch arguments, or of the pass arguments.
 VkDeviceSize argsOffset(const VksortBindings_T& bindings, const Step& step) {
-    if (!step.passArgs) return infoOffset(bindings, step.argsWord);
-    return bindings.scratch.offset + bindings.layout.passArgsOffset + VkDeviceSize(step.argsWord) * 4u;
+    const VkDeviceSize range = step.passArgs ? bindings.layout.passArgsOffset : bindings.layout.launchOffset;
+    return bindings.scratch.offset + range + VkDeviceSize(step.argsWord) * 4u;
 }
 
 VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step) {
@@ -34,9 +34,9 @@ void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind, bool 
         srcStages = VK_PIPELINE_STAGE_TRANSFER_BIT;
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     } else if (kind == Barrier::ComputeAndIndirect) {
-        // The later indirect launches read their arguments: the setup's live in the tables
-        // binding, which every dispatch may write; the pass arguments are written by the step
-        // that decides which passes run (shaders/vksort_config.h).
+        // The later indirect launches read their arguments: the launch arguments, written by an
+        // indirect sort's setup step, or the pass arguments, written by the step that decides
+        // which passes run (shaders/vksort_config.h). No other step writes either.
         barrier.dstAccessMask |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
         dstStages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
     }

@@ -7,13 +7,29 @@ namespace vksort {
 
 namespace {
 
-// Shared arrays are sized per subgroup. Where the pipelines guarantee full subgroups of a size
-// within the device's [minSubgroupSize, maxSubgroupSize] the minimum is exact. Otherwise a driver
-// may launch subgroups narrower, or emptier, than the size it reports, so the arrays are sized
-// for subgroups of 4 unless the device names a smaller minimum. A launch with more subgroups than
-// that (a driver that breaks its promise) is still sorted correctly: the shaders share counters
+// Shared arrays are sized per subgroup, for the narrowest subgroups the device says a compute
+// dispatch may get: a required size where one is pinned, else the smallest of the default size and
+// VkPhysicalDeviceSubgroupSizeControlProperties::minSubgroupSize where the device reports it
+// (read without enabling anything). Whether the subgroups are full is proven in the shaders at run
+// time (denseSubgroups() in shaders/common.glsl), so neither the sizing nor the speed depends on
+// the full-subgroups request. A launch with more subgroups than that (a driver that launches
+// narrower subgroups than it reports) is still sorted correctly: the shaders share counters
 // between subgroups in turns (shaders/rank.glsl), slower but never out of bounds.
-constexpr uint32_t kAssumedSmallestSubgroup = 4;
+uint32_t smallestSubgroup(const DeviceFacts& device, const SubgroupControl& control) {
+    return control.requiredSize != 0 ? control.requiredSize : device.minSubgroupSize;
+}
+
+// The size a workgroup must be a multiple of for REQUIRE_FULL_SUBGROUPS: the largest it may get.
+uint32_t launchSubgroupSize(const DeviceFacts& device, const SubgroupControl& control) {
+    return control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+}
+
+// The subgroup rules for a workgroup of `size`: full subgroups requested where available, and
+// the per-subgroup arrays sized for the narrowest subgroups.
+void applySubgroupRules(const DeviceFacts& device, const SubgroupControl& control, TileConfig* c) {
+    c->fullSubgroups = control.fullSubgroupsAvailable && c->workgroupSize % launchSubgroupSize(device, control) == 0;
+    c->maxSubgroups = std::max(1u, c->workgroupSize / smallestSubgroup(device, control));
+}
 
 // The reorder keeps its keys in registers, fully unrolled: past 32 keys per thread they spill, and
 // the drivers' compile time grows with the unrolled code. The tuning rows use 8 (reorder) and 16
@@ -66,12 +82,9 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
     if (keyWidth == 1 && wide > c.workgroupSize && isPowerOfTwo(wide) && c.tileSize() % wide == 0 &&
         wide <= workgroupLimit(device, control)) {
         TileConfig w = c;
-        const uint32_t smallest = main.workgroupSize / main.maxSubgroups;
-        const uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
         w.workgroupSize = wide;
         w.keysPerThread = c.tileSize() / wide;
-        w.maxSubgroups = std::max(1u, wide / smallest);
-        w.fullSubgroups = main.fullSubgroups && wide % launchSize == 0;
+        applySubgroupRules(device, control, &w);
         w = withExchangeBuffers(device, w);
         if (w.keysPerThread >= row.singleMinKeysPerThread64 && w.exchangeBuffers >= c.exchangeBuffers &&
             singleSharedMemoryBytes(w) <= device.maxSharedMemoryBytes) {
@@ -86,11 +99,8 @@ TileConfig chooseScanTileConfig(const DeviceFacts& device, const TileConfig& mai
     c.keysPerThread = 1;
     // The same subgroup rules as the main configuration, for the wider workgroup; narrower while
     // its shared memory does not fit (one-lane subgroups need a row of counters each).
-    const uint32_t smallest = main.workgroupSize / main.maxSubgroups;
-    const uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
     for (c.workgroupSize = std::min(tuningFor(device).scanWorkgroupSize, workgroupLimit(device, control));; c.workgroupSize /= 2) {
-        c.fullSubgroups = main.fullSubgroups && c.workgroupSize % launchSize == 0;
-        c.maxSubgroups = std::max(1u, c.workgroupSize / smallest);
+        applySubgroupRules(device, control, &c);
         if (c.workgroupSize <= kRadix || scanSharedMemoryBytes(c) <= device.maxSharedMemoryBytes) break;
     }
     return c;
@@ -127,13 +137,7 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
             return false;
         }
     }
-    // REQUIRE_FULL_SUBGROUPS needs the workgroup to be a multiple of the largest size it may get.
-    uint32_t launchSize = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
-    c.fullSubgroups = control.fullSubgroupsAvailable && c.workgroupSize % launchSize == 0;
-    uint32_t smallestSubgroup = control.requiredSize != 0 ? control.requiredSize
-                                : c.fullSubgroups     ? device.minSubgroupSize
-                                                      : std::min(device.minSubgroupSize, kAssumedSmallestSubgroup);
-    c.maxSubgroups = std::max(1u, c.workgroupSize / smallestSubgroup);
+    applySubgroupRules(device, control, &c);
 
     if (keysPerThreadOverride != 0) {
         c.keysPerThread = keysPerThreadOverride;

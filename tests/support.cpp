@@ -24,7 +24,8 @@ namespace {
 
 vkctx::ContextOptions defaultOptions() {
     vkctx::ContextOptions options;
-    // ctest runs the GPU suite with and without subgroup size control (tests/CMakeLists.txt).
+    // Devices are created as the README does, without subgroup size control; ctest also runs
+    // the GPU suite with it (VKSORT_TEST_SUBGROUP_SIZE_CONTROL=1, tests/CMakeLists.txt).
     if (const char* control = std::getenv("VKSORT_TEST_SUBGROUP_SIZE_CONTROL")) {
         options.subgroupSizeControl = std::strcmp(control, "0") != 0;
     }

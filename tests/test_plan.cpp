@@ -74,10 +74,18 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     CHECK(c.maxSubgroups == c.workgroupSize / 32);
     CHECK(reorderSharedMemoryBytes(c) <= f.maxSharedMemoryBytes);
 
-    // Without a guarantee of full subgroups, shared arrays are sized for subgroups of 4.
+    // Without subgroup size control the shared arrays are sized the same, for the narrowest
+    // subgroups the device reports (its size-control minimum where it reports one): the shaders
+    // prove full subgroups at run time, and share counters in turns where a launch has more.
     REQUIRE(chooseTileConfig(f, 0, 0, SubgroupControl{}, &c, &reason));
     CHECK_FALSE(c.fullSubgroups);
-    CHECK(c.maxSubgroups == c.workgroupSize / 4);
+    CHECK(c.maxSubgroups == c.workgroupSize / 32);
+    DeviceFacts varying = f;
+    varying.minSubgroupSize = 8; // e.g. a device that reports 8 to 32 lanes
+    REQUIRE(chooseTileConfig(varying, 0, 0, SubgroupControl{}, &c, &reason));
+    CHECK(c.maxSubgroups == c.workgroupSize / 8);
+    CHECK(chooseScanTileConfig(varying, c, SubgroupControl{}).maxSubgroups ==
+          chooseScanTileConfig(varying, c, SubgroupControl{}).workgroupSize / 8);
 
     // The Vulkan minimum of 16 KiB shared memory still gets a working tile.
     f.maxSharedMemoryBytes = 16384;
@@ -243,7 +251,10 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
             CHECK(l.passArgsOffset >= l.tablesOffset + l.tablesBytes);
             CHECK(l.spareArgsOffset % 256 == 0);
             CHECK(l.spareArgsOffset >= l.passArgsOffset + l.passArgsBytes);
-            CHECK(l.totalBytes == l.spareArgsOffset + l.passArgsBytes);
+            CHECK(l.launchOffset % 256 == 0);
+            CHECK(l.launchOffset >= l.spareArgsOffset + l.passArgsBytes);
+            CHECK(l.launchBytes == kLaunchWords * 4u);
+            CHECK(l.totalBytes == l.launchOffset + l.launchBytes);
         }
     }
 }

@@ -144,7 +144,8 @@ TEST_CASE("program: tile counts, then per pass a scan (none for few tiles) and a
             in.indirect = indirect;
             const Program p = build(in);
             const uint32_t tiles = ceilDiv(count, in.tile.tileSize());
-            const bool inlined = !indirect && tiles <= in.scan.inlineMaxTiles;
+            // (An indirect sort plans for its capacity, here the count.)
+            const bool inlined = tiles <= in.scan.inlineMaxTiles;
             INFO("count " << count << (indirect ? ", indirect" : "") << ", " << tiles << " tiles");
             // A direct sort has nothing for a setup to do.
             CHECK(countKernel(p, Kernel::Setup) == (indirect ? 1 : 0));
@@ -157,14 +158,15 @@ TEST_CASE("program: tile counts, then per pass a scan (none for few tiles) and a
                 CHECK((s.barrier == Barrier::None) == last);
                 if (s.kind != StepKind::Dispatch) continue;
                 if (s.kernel == Kernel::Scan) {
-                    CHECK(s.argsWord == kInfoScanArgs);
+                    CHECK(s.argsWord == kLaunchScanArgs);
                     if (!indirect) CHECK((s.grid.x == in.scan.workgroups(tiles) && s.grid.y == 1));
                 }
                 if (s.kernel == Kernel::Reorder) {
-                    CHECK(((s.constants.flags & kFlagInlineScan) != 0) == inlined);
+                    // (An indirect sort's reorders read the setup's choice.)
+                    CHECK(((s.constants.flags & kFlagInlineScan) != 0) == (inlined && !indirect));
                     CHECK((s.constants.flags & kFlagMapOut) == 0); // the last that runs: the GPU decides
                 }
-                if (s.kernel == Kernel::TileCounts) CHECK(s.argsWord == kInfoTileArgs);
+                if (s.kernel == Kernel::TileCounts) CHECK(s.argsWord == kLaunchTileArgs);
             }
             if (indirect) CHECK(p.steps[1].constants.inlineScanMaxTiles == in.scan.inlineMaxTiles);
             checkTables(p);
@@ -219,35 +221,46 @@ TEST_CASE("program: timestamp slots are 1 after the tile counts and 2 + p after 
     CHECK(empty.leadingTimestamps == empty.timestampCount);
 }
 
-TEST_CASE("program: the indirect program launches every step from the setup's arguments", "[program]") {
-    {
+TEST_CASE("program: the indirect program launches every step from the setup's arguments, and only the "
+          "setup's barrier reaches the launches",
+          "[program]") {
+    // 2^20 keys are 512 tiles, which the reorders scan inline (no scan step recorded); 2^24 need
+    // scan steps; 4096 keys one workgroup sorts (no pass recorded).
+    for (uint32_t capacity : {1u << 20, 1u << 24, 4096u, 1u}) {
         ProgramInput in = input(0, 0, 32, 32);
-        in.maxCount = 1u << 20;
+        in.maxCount = capacity;
         in.rowStride = ceilDiv(in.maxCount, in.tile.tileSize());
         in.indirect = true;
         const Program p = build(in);
-        REQUIRE(p.stepCount >= 4);
+        INFO("capacity " << capacity);
         CHECK(p.steps[0].kind == StepKind::CopyCount);
         CHECK(p.steps[0].barrier == Barrier::TransferToCompute);
         CHECK(p.steps[1].kernel == Kernel::Setup);
+        CHECK(p.steps[1].set == kSetLaunch);
+        CHECK(p.steps[1].barrier == Barrier::ComputeAndIndirect);
         CHECK_FALSE(p.steps[1].indirect);
         CHECK(p.steps[1].constants.singleMaxCount == in.singleMaxCount);
         CHECK(p.steps[1].constants.dispatchWidth == in.maxWorkgroupCountX);
         CHECK(p.steps[1].constants.maxCount == in.maxCount);
         CHECK(p.steps[2].kernel == Kernel::Single);
-        CHECK(p.steps[2].argsWord == kInfoSingleArgs);
+        CHECK(p.steps[2].argsWord == kLaunchSingleArgs);
         CHECK((p.steps[2].constants.flags & (kFlagMapIn | kFlagMapOut)) == (kFlagMapIn | kFlagMapOut));
-        // Both paths are recorded: the setup gives the one a count does not take zero workgroups.
-        CHECK(countKernel(p, Kernel::Reorder) == 8);
-        CHECK(countKernel(p, Kernel::Scan) == 8);
+        // Both paths are recorded where the capacity allows both: the setup gives the one a count
+        // does not take zero workgroups.
+        const bool passes = capacity > in.singleMaxCount;
+        CHECK(p.stepCount == (passes ? 3 + 1 + 8 + (capacity > (1u << 21) ? 8 : 0) : 3));
+        CHECK(countKernel(p, Kernel::Reorder) == (passes ? 8 : 0));
+        CHECK(countKernel(p, Kernel::Scan) == (capacity > (1u << 21) ? 8 : 0));
         for (uint32_t i = 2; i < p.stepCount; ++i) {
             const Step& s = p.steps[i];
             INFO("step " << i);
             CHECK(s.indirect);
             CHECK((s.constants.flags & kFlagIndirect) != 0);
-            if (isReorder(s.kernel) || s.kernel == Kernel::TileCounts) CHECK(s.argsWord == kInfoTileArgs);
-            if (s.kernel == Kernel::Scan) CHECK(s.argsWord == kInfoScanArgs);
-            if (i + 1 < p.stepCount) CHECK(s.barrier == Barrier::ComputeAndIndirect);
+            CHECK((s.constants.flags & kFlagInlineScan) == 0); // the setup's choice
+            if (isReorder(s.kernel) || s.kernel == Kernel::TileCounts) CHECK(s.argsWord == kLaunchTileArgs);
+            if (s.kernel == Kernel::Scan) CHECK(s.argsWord == kLaunchScanArgs);
+            // Nothing after the setup writes the launch arguments.
+            CHECK(s.barrier == (i + 1 < p.stepCount ? Barrier::Compute : Barrier::None));
         }
         checkTables(p);
         checkTimestamps(p);
@@ -288,8 +301,8 @@ TEST_CASE("program: a sorter that skips constant digits launches a direct sort's
                     const bool writes = first && (s.kernel == Kernel::Scan || inlineScan || indirect);
                     CHECK(s.decides == writes);
                     CHECK((s.set == kSetDeciding) == writes);
-                    const bool reaches = passArgs && s.kernel == Kernel::Scan && s.pass == 0;
-                    if (!last) CHECK((s.barrier == Barrier::ComputeAndIndirect) == (reaches || indirect));
+                    const bool reaches = (passArgs && s.kernel == Kernel::Scan && s.pass == 0) || s.kernel == Kernel::Setup;
+                    if (!last) CHECK((s.barrier == Barrier::ComputeAndIndirect) == reaches);
                     CHECK(s.passArgs == (passArgs && s.pass > 0));
                     if (s.passArgs) {
                         CHECK(s.indirect);

@@ -136,7 +136,6 @@ uint64_t reflectedBytes(const char* name, const TileConfig& tile) {
     const std::map<uint32_t, uint64_t> constants = {{kSpecWorkgroupSize, tile.workgroupSize},
                                                     {kSpecKeysPerThread, tile.keysPerThread},
                                                     {kSpecMaxSubgroups, tile.maxSubgroups},
-                                                    {kSpecFullSubgroups, tile.fullSubgroups ? 1u : 0u},
                                                     {kSpecExchangeBuffers, tile.exchangeBuffers},
                                                     {kSpecScanOneRangeMaxTiles, 3072},
                                                     {kSpecScanRangeMinTiles, 256},

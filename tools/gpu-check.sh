@@ -4,20 +4,23 @@
 # machine may have no compiler). Logs go to $LOGS (default ./gpu-logs), one file per step; the
 # last lines printed summarize every step.
 #   tools/gpu-check.sh [BUILD_DIR] [STEPS...]
-# Steps: tests accept large stress subgroups example startup stats bench (default: all but
-# bench).
+# Steps: tests accept large stress subgroups example startup stats guard bench (default: all but
+# bench). guard fails when a sort the way the README calls it is slower than with the device
+# options sort-test can add: more than 2% slower without subgroup size control than with it, or
+# with the count read on the GPU more than 5 us slower than with it given on the host (u32 keys
+# and u32:u32 at 2^20 and 2^24).
 # Set RUN to a wrapper that prepares the machine's Vulkan (for example one that installs the loader
 # and points it at the driver), or leave it empty.
 # Exit status: 0 when every step passed, 1 when one failed, 2 for an unknown step.
 set -uo pipefail
-all_steps="tests accept large stress subgroups example startup stats bench"
+all_steps="tests accept large stress subgroups example startup stats guard bench"
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
   sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 build=${1:-build}
 shift || true
-steps=${*:-tests accept large stress subgroups example startup stats}
+steps=${*:-tests accept large stress subgroups example startup stats guard}
 for s in $steps; do
   if [[ " $all_steps " != *" $s "* ]]; then
     echo "gpu-check: unknown step $s (steps: $all_steps)" >&2
@@ -100,6 +103,13 @@ for s in $steps; do
   stats)
     step pipeline-stats "$build/pipeline-stats"
     step pipeline-stats-skip "$build/pipeline-stats" --skip-constant-digits
+    ;;
+  guard)
+    points=(--bench --no-validation --keys u32 --values none,u32 --counts 2^20,2^24 --warmup 1 --reps 30 --cpu-max 0)
+    step guard-control "$build/sort-test" "${points[@]}" --subgroup-size-control --json "$logs/guard-control.json"
+    step guard-plain "$build/sort-test" "${points[@]}" --json "$logs/guard-plain.json"
+    step guard-indirect "$build/sort-test" "${points[@]}" --indirect --json "$logs/guard-indirect.json"
+    step guard-compare python3 "$(dirname "$0")/gpu-guard.py" "$logs"
     ;;
   bench)
     step bench-u32 "$build/sort-test" --bench --no-validation --keys u32,f32 --values none,u32,index \

@@ -65,11 +65,10 @@
  *     accesses to your keys and values ranges, wherever the result lands (a sort that leaves it
  *     in scratch last reads them); include those stages before you write any of them again.
  *   Between its own dispatches the sort records global memory barriers compute-write ->
- *   compute-read/write, which also reach DRAW_INDIRECT INDIRECT_COMMAND_READ after every
- *   dispatch of vksortCmdSortIndirect and after the first scan step of a sorter that skips
- *   constant digits, and uniform read after the first pass's steps that may decide which
- *   passes run (such a sorter's first scan step; its first reorder where the reorders scan
- *   inline, and in vksortCmdSortIndirect always). It binds its own compute
+ *   compute-read/write; after a dispatch that writes the launch arguments of later ones (in
+ *   vksortCmdSortIndirect, and in a sort by a sorter that skips constant digits) they also
+ *   reach DRAW_INDIRECT INDIRECT_COMMAND_READ, and after one that writes what later ones read as
+ *   a uniform buffer, UNIFORM_READ. It binds its own compute
  *   pipeline, descriptor set 0 with its own pipeline layout (which, by Vulkan's
  *   layout-compatibility rules, can disturb any compute descriptor set you had bound) and its
  *   push constants: rebind the compute pipeline, every compute descriptor set and the push
@@ -183,10 +182,13 @@ typedef VkFlags VksortSorterCreateFlags;
 typedef enum VksortSorterCreateFlagBits {
     /* The device was created with the subgroupSizeControl feature enabled, and with
      * computeFullSubgroups enabled too where the physical device supports it (Vulkan 1.3 core,
-     * or VK_EXT_subgroup_size_control). Lets the sorter honour requiredSubgroupSize and, where
-     * computeFullSubgroups is supported, request full subgroups. vksort reads what the physical
-     * device supports, not what the device enabled: it returns VK_ERROR_FEATURE_NOT_PRESENT when
-     * neither Vulkan 1.3 nor the extension is available or subgroupSizeControl is unsupported. */
+     * or VK_EXT_subgroup_size_control). Needed only for requiredSubgroupSize: the sort is as
+     * fast without it, since the shaders find at run time whether every subgroup is full and
+     * size their shared arrays from the subgroup sizes the device reports, whatever was enabled.
+     * With it the sorter also requests full subgroups where computeFullSubgroups is supported.
+     * vksort reads what the physical device supports, not what the device enabled: it returns
+     * VK_ERROR_FEATURE_NOT_PRESENT when neither Vulkan 1.3 nor the extension is available or
+     * subgroupSizeControl is unsupported. */
     VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT = 0x00000001,
     /* The sorter creates its pipelines with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, so
      * that the driver's statistics of each (registers, shared memory, spills...) can be read with
@@ -309,7 +311,7 @@ typedef struct VksortSorterProperties {
     uint32_t tileSize;
     /* Sorts of at most this many keys run every pass inside one workgroup (the single-workgroup
      * sort): one dispatch in a vksortCmdSort (vksortCmdSortIndirect records its count copy and
-     * setup dispatch before it). */
+     * setup dispatch before it, and with bindings of at most this capacity nothing after it). */
     uint32_t singleDispatchMaxCount;
     /* The subgroup size the pipelines were created for (the required size, or the device's
      * default), and the smallest one the shared arrays are sized for (narrower subgroups still
@@ -392,8 +394,9 @@ typedef struct VksortMemoryRequirements {
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
-     * tables (each tile's digit counts and varying bits), and the passes that run with each
-     * pass's launch arguments, and a spare range of the same size (together 1.2-1.6 KiB); for a
+     * tables (each tile's digit counts and varying bits), the passes that run with each pass's
+     * launch arguments and a spare range of the same size, and an indirect sort's launch
+     * arguments (together 1.3-1.9 KiB, with the device's offset alignment); for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of
      * that range (which passes run) are also bound as a uniform buffer (the reported usage and
      * alignment allow it for every sorter, so one scratch buffer serves either kind). Its contents
@@ -527,7 +530,12 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * maxCount is clamped to maxCount: the first maxCount keys are sorted and nothing past the
  * ranges is touched. Launches are sized on the GPU from the count (no host round trip): work
  * past the count is never launched, and the dispatches of the path a count does not take (the
- * single-workgroup sort, or the passes) launch no workgroup.
+ * single-workgroup sort, or the passes) launch no workgroup. What is recorded depends on the
+ * bindings' maxCount, which bounds the count: up to singleDispatchMaxCount only the
+ * single-workgroup sort; while its tiles are few enough for every reorder to sum their counts
+ * itself (2^21 keys on NVIDIA, 2^19 elsewhere, with the default tile) no scan step; above, a scan
+ * step per pass, which launches nothing when the count needs none. So bindings sized close to
+ * the counts you sort cost the least.
  * In addition to vksortCmdSort's contract, the count is read by a transfer command first:
  * make your write of it available to VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT
  * (and if you rewrite it later, wait for that stage), and the scratch buffer is also written by

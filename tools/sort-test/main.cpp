@@ -30,6 +30,7 @@ struct Options {
     vkctx::ContextOptions context;
     uint32_t count = 1u << 20;
     bool countMax = false; // --count max: vksortGetMaxCount for the key and value type
+    uint32_t capacity = 0; // --capacity: the bindings' maxCount (0: the count, or the sweep's largest)
     VksortKeyType keyType = VKSORT_KEY_TYPE_UINT32;
     VksortValueType valueType = VKSORT_VALUE_TYPE_NONE;
     VksortOrder order = VKSORT_ORDER_ASCENDING;
@@ -60,6 +61,9 @@ void usage() {
         "  --device INDEX|NAME       device by index or name substring (default: best present)\n"
         "  --count N|max             keys to sort (default 1048576; max: the most one binding can hold,\n"
         "                            vksortGetMaxCount for the key and value type)\n"
+        "  --capacity N              size the buffers and bindings for N keys, at least every count sorted\n"
+        "                            (default: the count, or the sweep's largest): a renderer's buffers\n"
+        "                            sized for every splat with fewer visible\n"
         "  --key u32|i32|f32|u64|i64|f64          key type (default u32)\n"
         "  --value none|u32|u64|index             values moved with the keys (default none)\n"
         "  --order asc|desc          sort order (default asc)\n"
@@ -78,11 +82,12 @@ void usage() {
         "  --calling-thread-only     compile the sorter's pipelines one after another on the calling\n"
         "                            thread (VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT)\n"
         "  --subgroup-size S         require subgroup size S, a power of two in the device's range for\n"
-        "                            compute (needs subgroup size control)\n"
+        "                            compute (enables subgroup size control)\n"
         "  --workgroup-size W, --keys-per-thread K   tile overrides\n"
         "  --no-validation           do not load the validation layer\n"
-        "  --no-subgroup-size-control  do not enable subgroup size control on the device (the sorter\n"
-        "                            then cannot ask for full subgroups)\n"
+        "  --subgroup-size-control   enable subgroup size control on the device and create the sorter\n"
+        "                            with VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT (default: off, as\n"
+        "                            the README creates them; speed does not depend on it)\n"
         "benchmark:\n"
         "  --bench                   sweep counts x key types x value kinds (uses --order, --bits, --dist)\n"
         "  --counts LIST             e.g. 2^10,2^16,1000003 (default: 2^10..2^28 and three odd sizes)\n"
@@ -126,6 +131,7 @@ std::string takes(const std::string& option) {
     if (option == "--bits") return toolutil::bitsTakes();
     if (option == "--dist") return hostdata::distributionNames();
     if (option == "--seed") return "a number up to 2^64 - 1";
+    if (option == "--capacity") return "a number of keys (decimal, 0x hex or 2^N) from 1 to 4294967295";
     if (option == "--repeat") return "the sorts to run, 1 to 1048576";
     if (option == "--subgroup-size") {
         return "a power of two from 1 to 128 that the device can require for compute (0: the driver's choice)";
@@ -159,8 +165,8 @@ void parse(int argc, char** argv, Options* o) {
             o->context.validation = false;
             return Parsed::Ok;
         }
-        if (a == "--no-subgroup-size-control") {
-            o->context.subgroupSizeControl = false;
+        if (a == "--subgroup-size-control") {
+            o->context.subgroupSizeControl = true;
             return Parsed::Ok;
         }
         // Options with a value.
@@ -178,6 +184,11 @@ void parse(int argc, char** argv, Options* o) {
             o->count = o->countMax ? 0 : uint32_t(v);
             return Parsed::Ok;
         }
+        if (a == "--capacity") {
+            if (!parseUnsigned(args.value(), UINT32_MAX, &v) || v == 0) return Parsed::Invalid;
+            o->capacity = uint32_t(v);
+            return Parsed::Ok;
+        }
         if (a == "--key") return validIf(hostdata::parseKeyType(args.value(), &o->keyType));
         if (a == "--value") return validIf(hostdata::parseValueType(args.value(), &o->valueType));
         if (a == "--order") return validIf(hostdata::parseOrder(args.value(), &o->order));
@@ -193,6 +204,7 @@ void parse(int argc, char** argv, Options* o) {
             if (!parseUnsigned(args.value(), 128, &v)) return Parsed::Invalid;
             if ((v & (v - 1)) != 0) return validIf(false, args, "not a power of two");
             o->subgroupSize = uint32_t(v);
+            if (v != 0) o->context.subgroupSizeControl = true; // (a required size needs it)
             return Parsed::Ok;
         }
         if (a == "--workgroup-size") {
@@ -240,6 +252,22 @@ void parse(int argc, char** argv, Options* o) {
 // What can be checked before the device: the bit range and the distribution against the key
 // types sorted. Ends the program with status 2, naming the option.
 void checkOptions(const Options& o) {
+    if (o.capacity != 0) {
+        std::string problem;
+        if (o.stress) {
+            problem = "--capacity does nothing with --stress, which sizes its own buffers";
+        } else if (!o.bench && !o.countMax && o.capacity < o.count) {
+            problem = "--capacity " + std::to_string(o.capacity) + " is below --count " + std::to_string(o.count) +
+                      ": the buffers must hold every count sorted";
+        } else if (o.bench && o.capacity < o.sweep.counts.back()) {
+            problem = "--capacity " + std::to_string(o.capacity) + " is below the largest of --counts, " +
+                      std::to_string(o.sweep.counts.back()) + ": the buffers must hold every count sorted";
+        }
+        if (!problem.empty()) {
+            std::fprintf(stderr, "sort-test: %s\n", problem.c_str());
+            std::exit(2);
+        }
+    }
     if (o.stress) return; // (random formats, bit ranges and uniform keys of its own)
     const std::vector<VksortKeyType> keyTypes = o.bench ? o.sweep.keyTypes : std::vector<VksortKeyType>{o.keyType};
     std::string why;
@@ -260,9 +288,7 @@ void checkSubgroupSize(const vkctx::Context& ctx, const Options& o) {
         problem = std::string(device) + " has no subgroup size control (Vulkan 1.3 or VK_EXT_subgroup_size_control), "
                                         "so it cannot require a subgroup size";
     } else if (!ctx.subgroupSizeControlEnabled()) {
-        problem = o.context.subgroupSizeControl
-                      ? "subgroup size control needs computeFullSubgroups too, which " + std::string(device) + " lacks"
-                      : std::string("it needs subgroup size control, which --no-subgroup-size-control turns off");
+        problem = "subgroup size control needs computeFullSubgroups too, which " + std::string(device) + " lacks";
     } else if ((c.requiredSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0) {
         problem = std::string(device) + " cannot require a subgroup size in compute shaders";
     } else if (o.subgroupSize < c.minSize || o.subgroupSize > c.maxSize) {
@@ -293,6 +319,8 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     info.workgroupSize = o->workgroupSize;
     info.keysPerThread = o->keysPerThread;
     info.pfnMessageCallback = printMessage;
+    // (vkctx::sorterCreateInfo sets VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT where the context
+    // enabled subgroup size control: --subgroup-size-control or --subgroup-size.)
     if (o->skipConstantDigits) info.flags |= VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT;
     if (o->callingThreadOnly) info.flags |= VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT;
     if (!o->stress && !o->allFormats) {
@@ -328,6 +356,13 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
 // refuse it as invalid usage). Ends the program with status 2.
 void checkCount(VksortSorter sorter, const Options& o) {
     const uint32_t capacity = vksortGetMaxCount(sorter, o.keyType, o.valueType);
+    if (o.capacity > capacity) {
+        std::fprintf(stderr,
+                     "sort-test: --capacity %u is above this device's capacity for %s keys with %s values: at most %u "
+                     "keys (vksortGetMaxCount)\n",
+                     o.capacity, hostdata::toString(o.keyType), hostdata::toString(o.valueType), capacity);
+        std::exit(2);
+    }
     if (o.count <= capacity) return;
     std::fprintf(stderr,
                  "sort-test: --count %u is above this device's capacity for %s keys with %s values: at most %u keys "
@@ -400,7 +435,7 @@ hostdata::Verdict sortAndVerify(SortRig& rig, const hostdata::Data& input, const
 }
 
 int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
-    SortRig rig(ctx, sorter, o.keyType, o.valueType, std::max(o.count, 1u), o.indirect);
+    SortRig rig(ctx, sorter, o.keyType, o.valueType, std::max({o.count, o.capacity, 1u}), o.indirect);
     VksortSortInfo info = withOptions(rig.sortInfo(o.count), o);
     VksortSortResult where{};
     VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
@@ -589,7 +624,13 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                                  "(vksortGetMaxCount)\n", hostdata::toString(key), hostdata::toString(value), c, limit);
             }
             if (counts.empty()) continue;
-            SortRig rig(ctx, sorter, key, value, counts.back(), o.indirect);
+            if (o.capacity > limit) {
+                std::printf("%-4s %-5s skipped: --capacity %u is above this device's capacity for the format, %u "
+                            "keys (vksortGetMaxCount)\n", hostdata::toString(key), hostdata::toString(value), o.capacity,
+                            limit);
+                continue;
+            }
+            SortRig rig(ctx, sorter, key, value, std::max(counts.back(), o.capacity), o.indirect);
             for (uint32_t count : counts) {
                 Point p{};
                 p.key = key;
