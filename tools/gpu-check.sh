@@ -105,10 +105,14 @@ for s in $steps; do
     step pipeline-stats-skip "$build/pipeline-stats" --skip-constant-digits
     ;;
   guard)
-    points=(--bench --no-validation --keys u32 --values none,u32 --counts 2^20,2^24 --warmup 1 --reps 30 --cpu-max 0)
-    step guard-control "$build/sort-test" "${points[@]}" --subgroup-size-control --json "$logs/guard-control.json"
-    step guard-plain "$build/sort-test" "${points[@]}" --json "$logs/guard-plain.json"
-    step guard-indirect "$build/sort-test" "${points[@]}" --indirect --json "$logs/guard-indirect.json"
+    # One count per run, so that the buffers hold just that count, as a renderer sizes them.
+    for count in 2^20 2^24; do
+      n=${count#2^}
+      points=(--bench --no-validation --keys u32 --values none,u32 --counts "$count" --warmup 1 --reps 30 --cpu-max 0)
+      step "guard-control-$n" "$build/sort-test" "${points[@]}" --subgroup-size-control --json "$logs/guard-control-$n.json"
+      step "guard-plain-$n" "$build/sort-test" "${points[@]}" --json "$logs/guard-plain-$n.json"
+      step "guard-indirect-$n" "$build/sort-test" "${points[@]}" --indirect --json "$logs/guard-indirect-$n.json"
+    done
     step guard-compare python3 "$(dirname "$0")/gpu-guard.py" "$logs"
     ;;
   bench)

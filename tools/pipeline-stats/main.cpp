@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pipeline-stats: the driver's own report on every vksort pipeline (registers, shared memory,
 // spills...) through VK_KHR_pipeline_executable_properties, for tuning without a profiler. It
-// creates a sorter as sort-test does (subgroup size control when offered, the same overrides)
+// creates a sorter as sort-test does (no subgroup size control, as the README; the same overrides)
 // with VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT and reports the pipelines that sorter really
 // built (vksortGetSorterPipelines), each in the shape the sorter dispatches it.
 #include <vksort/vksort.h>
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
     vksortGetSorterProperties(sorter, &p);
     std::printf("pipeline-stats: %s | %s | workgroup %u, keys per thread %u, one dispatch up to %u, subgroup %u%s\n",
                 ctx.properties().deviceName, ctx.driverDescription().c_str(), p.workgroupSize, p.keysPerThread,
-                p.singleDispatchMaxCount, p.subgroupSize, ctx.subgroupSizeControlEnabled() ? " (full subgroups)" : "");
+                p.singleDispatchMaxCount, p.subgroupSize, "");
 
     uint32_t pipelineCount = 0;
     VKCTX_CHECK(vksortGetSorterPipelines(sorter, &pipelineCount, nullptr));

@@ -495,6 +495,7 @@ struct Point {
     uint32_t passes;
     Stats total, withQueries, kinds[2]; // kinds: the first step (firstStep()), the passes after it
     uint32_t tiles;       // tiles per pass
+    uint32_t capacity;    // the bindings' maxCount the point was sorted with
     double bytesPerKey;   // leastBytesPerKey()
     double copyBandwidth; // bytes/s, vkCmdCopyBuffer on count * key bytes, read + written
     double shaderCopyBandwidth; // bytes/s, the same copy by a compute shader (copy.comp)
@@ -550,17 +551,20 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                  sorter.subgroupSize);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
+    std::fprintf(f, "  \"indirect\": %s,\n  \"subgroup_size_control\": %s,\n  \"skip_constant_digits\": %s,\n",
+                 o.indirect ? "true" : "false", ctx.subgroupSizeControlEnabled() ? "true" : "false",
+                 o.skipConstantDigits ? "true" : "false");
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < points.size(); ++i) {
         const Point& p = points[i];
         double rate = double(p.count) / (p.total.median * 1e-3);
         std::fprintf(f,
-                     "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"dist\": \"%s\", \"method\": \"%s\", \"passes\": %u, \"median_ms\": %.6f, "
+                     "    {\"key\": \"%s\", \"value\": \"%s\", \"count\": %u, \"capacity\": %u, \"dist\": \"%s\", \"method\": \"%s\", \"passes\": %u, \"median_ms\": %.6f, "
                      "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"counts_ms\": %.6f, "
                      "\"reorder_ms\": %.6f, \"tiles\": %u, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"verified\": \"%s\"}%s\n",
-                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, hostdata::toString(o.dist).c_str(),
+                     hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.capacity, hostdata::toString(o.dist).c_str(),
                      methodOf(sorter, p.count), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
                      p.kinds[1].median, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
@@ -662,6 +666,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.withQueries = statsOf(withQueries);
                 for (int k = 0; k < 2; ++k) p.kinds[k] = statsOf(kinds[k]);
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
+                p.capacity = std::max(counts.back(), o.capacity);
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes,
                                                  !o.indirect && count <= properties.singleDispatchMaxCount);
