@@ -7,6 +7,7 @@
 #include <vksort/vksort.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -52,6 +53,9 @@ struct Options {
     toolutil::SweepOptions sweep;
     uint32_t cpuMax = 1u << 24;
     std::string csvPath;
+    FILE* jsonFile = nullptr; // --json and --csv, opened before any work (openOutputs)
+    FILE* csvFile = nullptr;
+    std::vector<std::string> given; // the options on the command line, as typed
 };
 
 void usage() {
@@ -247,16 +251,59 @@ void parse(int argc, char** argv, Options* o) {
     };
     toolutil::parseCommandLine("sort-test", argc, argv, &o->sweep, own, usage, takes);
     toolutil::finishSweep(&o->sweep, o->keyType, o->valueType);
+    for (int i = 1; i < argc; ++i) {
+        if (std::strncmp(argv[i], "--", 2) == 0) o->given.push_back(argv[i]); // (no value starts with --)
+    }
+}
+
+// An option that would do nothing in the mode chosen (a single verified sort, --bench or --stress)
+// is refused, naming it, with status 2: a run must not silently ignore what it was asked.
+void refuseIdleOptions(const Options& o) {
+    static const std::vector<std::string> sweepOnly = {"--counts", "--keys", "--values", "--reps", "--warmup",
+                                                       "--verify-max", "--cpu-max", "--json", "--csv"};
+    static const std::vector<std::string> oneSortOnly = {"--count", "--repeat", "--timings"};
+    // --stress makes its own formats, counts, orders, bit ranges, key distributions and buffers.
+    static const std::vector<std::string> notStress = {"--count", "--key", "--value", "--order", "--bits", "--dist",
+                                                       "--indirect", "--capacity", "--repeat", "--timings", "--bench"};
+    auto in = [](const std::vector<std::string>& list, const std::string& option) {
+        return std::find(list.begin(), list.end(), option) != list.end();
+    };
+    for (const std::string& option : o.given) {
+        std::string why;
+        if (o.stress && (in(notStress, option) || in(sweepOnly, option))) {
+            why = "does nothing with --stress, which makes its own formats, counts, bit ranges and buffers";
+        } else if (!o.stress && o.bench && in(oneSortOnly, option)) {
+            why = "does nothing with --bench (its counts are --counts; every point is timed --reps times)";
+        } else if (!o.stress && !o.bench && in(sweepOnly, option)) {
+            why = "needs --bench";
+        }
+        if (why.empty()) continue;
+        std::fprintf(stderr, "sort-test: %s %s\n", option.c_str(), why.c_str());
+        std::exit(2);
+    }
+}
+
+// Opens the --json and --csv files before any work, so that a path that cannot be written ends
+// the run at once (status 2) rather than after the whole sweep.
+FILE* openOutput(const char* option, const std::string& path) {
+    if (path.empty()) return nullptr;
+    if (path == "-") return stdout;
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (f == nullptr) {
+        std::fprintf(stderr, "sort-test: %s %s: cannot open the file for writing: %s\n", option, path.c_str(),
+                     std::strerror(errno));
+        std::exit(2);
+    }
+    return f;
 }
 
 // What can be checked before the device: the bit range and the distribution against the key
 // types sorted. Ends the program with status 2, naming the option.
 void checkOptions(const Options& o) {
+    refuseIdleOptions(o);
     if (o.capacity != 0) {
         std::string problem;
-        if (o.stress) {
-            problem = "--capacity does nothing with --stress, which sizes its own buffers";
-        } else if (!o.bench && !o.countMax && o.capacity < o.count) {
+        if (!o.bench && !o.countMax && o.capacity < o.count) {
             problem = "--capacity " + std::to_string(o.capacity) + " is below --count " + std::to_string(o.count) +
                       ": the buffers must hold every count sorted";
         } else if (o.bench && o.capacity < o.sweep.counts.back()) {
@@ -589,13 +636,8 @@ void writeCsv(FILE* f, const std::vector<Point>& points, const Options& o, const
     }
 }
 
-void writeTo(const std::string& path, const std::function<void(FILE*)>& write) {
-    if (path.empty()) return;
-    FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "w");
-    if (f == nullptr) {
-        std::fprintf(stderr, "cannot write %s\n", path.c_str());
-        std::exit(2);
-    }
+void writeTo(FILE* f, const std::function<void(FILE*)>& write) {
+    if (f == nullptr) return;
     write(f);
     if (f != stdout) std::fclose(f);
 }
@@ -695,8 +737,8 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
             }
         }
     }
-    writeTo(sweep.jsonPath, [&](FILE* f) { writeJson(f, ctx, points, o, properties); });
-    writeTo(o.csvPath, [&](FILE* f) { writeCsv(f, points, o, properties); });
+    writeTo(o.jsonFile, [&](FILE* f) { writeJson(f, ctx, points, o, properties); });
+    writeTo(o.csvFile, [&](FILE* f) { writeCsv(f, points, o, properties); });
     size_t validation = ctx.validationMessageCount();
     if (validation != 0) std::printf("sort-test --bench: %zu validation messages\n", validation);
     return allOk && validation == 0 ? 0 : 1;
@@ -715,6 +757,8 @@ int main(int argc, char** argv) {
         return 0;
     }
     checkOptions(o);
+    o.jsonFile = openOutput("--json", o.sweep.jsonPath);
+    o.csvFile = openOutput("--csv", o.csvPath);
     vksortSetAssertHandler(onInvalidUsage, nullptr);
     vkctx::Context ctx(o.context);
     checkSubgroupSize(ctx, o);
