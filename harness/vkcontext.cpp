@@ -165,6 +165,13 @@ VkInstance createBareInstance(uint32_t apiVersion) {
 
 } // namespace
 
+void printDevices() {
+    for (const DeviceSummary& d : listDevices()) {
+        std::printf("%u: %s (%s, Vulkan %u.%u, %s)\n", d.index, d.name.c_str(), deviceTypeName(d.type),
+                    VK_API_VERSION_MAJOR(d.apiVersion), VK_API_VERSION_MINOR(d.apiVersion), d.driverInfo.c_str());
+    }
+}
+
 std::vector<DeviceSummary> listDevices() {
     initializeVolk();
     VkInstance instance = createBareInstance(std::min(instanceVersion(), uint32_t(VK_API_VERSION_1_3)));

@@ -82,6 +82,8 @@ struct DeviceSummary {
 // Every physical device the loader offers (creates and destroys a temporary instance).
 std::vector<DeviceSummary> listDevices();
 const char* deviceTypeName(VkPhysicalDeviceType type);
+// Prints listDevices(), a line each: what the tools' --list-devices shows.
+void printDevices();
 
 // What the physical device offers of subgroup size control, whether or not the context enabled
 // it (ContextOptions::subgroupSizeControl; it also needs computeFullSubgroups).

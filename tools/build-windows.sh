@@ -19,7 +19,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${VKSORT_WINDOWS_BUILD_DIR:-$root/build-windows}
 triple=x86_64-w64-mingw32
 # The posix thread model's compiler alone (g++-mingw-w64-x86-64 would add the win32 one too).
-"$root/tools/deps.sh" g++-mingw-w64-x86-64-posix libz-mingw-w64-dev file
+"$root/tools/deps.sh" g++-mingw-w64-x86-64-posix file
 
 # What a Windows Vulkan SDK gives a program that links the loader: the headers and vulkan-1's
 # import library. The headers are the build machine's (Debian's libvulkan-dev, from deps.sh),
@@ -63,6 +63,7 @@ cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/mingw-
   -DCMAKE_BUILD_TYPE=Release -DVKSORT_WERROR=ON -DVKSORT_BUILD_TESTS=OFF -DVKSORT_BUILD_TOOLS=ON \
   -DVKSORT_BUILD_EXAMPLES=ON "-DEXAMPLE_VOLK_SOURCE_DIR=$build/vksort-host-headers/volk" \
   "-DVulkan_INCLUDE_DIR=$sdk/include" "-DVulkan_LIBRARY=$sdk/lib/libvulkan-1.dll.a" \
+  "-DSPLAT_STB_INCLUDE_DIR=/usr/include/stb" \
   ${VKSORT_CMAKE_ARGS:-}
 cmake --build "$build"
 

@@ -26,5 +26,3 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # import only system DLLs, and vulkan-1.dll where they link the Vulkan loader (examples/minimal)
 # rather than load it at run time with volk.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
-# FindZLIB (examples/splat) takes libz.a rather than the import library of zlib1.dll.
-set(ZLIB_USE_STATIC_LIBS ON)

@@ -55,12 +55,14 @@ static VkBuffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, int ho
 
 int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
-        const int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
-        if (!help) fprintf(stderr, "minimal: unknown option %s\n", argv[i]);
-        fprintf(help ? stdout : stderr, "usage: minimal\n"
-                                        "Sorts %d keys with vksort on the first Vulkan device and checks them; "
-                                        "prints OK and exits with 0 when they are right.\n", COUNT);
-        return help ? 0 : 2;
+        if (strcmp(argv[i], "--help") != 0 && strcmp(argv[i], "-h") != 0) {
+            fprintf(stderr, "minimal: unknown option %s (minimal --help says what it does)\n", argv[i]);
+            return 2;
+        }
+        printf("usage: minimal\n"
+               "Sorts %d keys with vksort on the first Vulkan device and checks them; "
+               "prints OK and exits with 0 when they are right.\n", COUNT);
+        return 0;
     }
 
     // ---- Vulkan: an instance, the first device, a queue family with compute. ---------------------

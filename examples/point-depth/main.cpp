@@ -56,14 +56,17 @@ static double margin(const float p[4]) {
     return std::fmin(std::fmin(c[3] - std::fabs(c[0]), c[3] - std::fabs(c[1])), std::fmin(c[2], c[3] - c[2]));
 }
 
+// With `why`: that one line, pointing to --help (status 2); without: the usage (status 0).
 static int usage(const char* why) {
-    if (why) std::fprintf(stderr, "point-depth: %s\n", why);
-    std::fprintf(why ? stderr : stdout,
-                 "usage: point-depth [--points N]\n"
+    if (why) {
+        std::fprintf(stderr, "point-depth: %s (point-depth --help lists the options)\n", why);
+        return 2;
+    }
+    std::printf("usage: point-depth [--points N]\n"
                  "  --points N    how many points in the cloud (default 100000, at most 4000000)\n"
                  "Culls the points to a camera's view, sorts them back to front on the GPU and checks the\n"
                  "order on the host; exit status 0 when it is right.\n");
-    return why ? 2 : 0;
+    return 0;
 }
 
 int main(int argc, char** argv) {

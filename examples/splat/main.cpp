@@ -8,7 +8,7 @@
 //   splat.vert/.frag        one instanced quad per splat in that order, gaussian falloff,
 //                           alpha-blended into an offscreen image (render pass, no window)
 //
-// then copies the image to the host and writes it as a PNG (zlib). --order host draws the order that
+// then copies the image to the host and writes it as a PNG (stb_image_write). --order host draws the order that
 // std::stable_sort computes on the CPU from the same depths, --order unsorted the input order.
 // --check draws all three and compares them: the GPU's order must give the host's picture (and
 // the very same permutation), and the unsorted one a clearly different picture. Vulkan is loaded
@@ -17,7 +17,9 @@
 // off, =1: required), and any message makes the exit status non-zero.
 #include "example.hpp"
 
-#include <zlib.h>
+// stb_image_write (Debian: libstb-dev), its implementation compiled here.
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb_image_write.h>
 
 #include <algorithm>
 #include <chrono>
@@ -138,62 +140,30 @@ static Difference compare(const std::vector<uint8_t>& a, const std::vector<uint8
     return d;
 }
 
-// The picture as a PNG through zlib: 8-bit RGBA rows, each with filter type 0 (none), in one IDAT
-// chunk. The blend keeps the cleared alpha of 1, so the rows go in as they are: the file is opaque.
-static void appendBigEndian(std::vector<uint8_t>& out, uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(uint8_t(v >> shift));
-}
-
-static void appendChunk(std::vector<uint8_t>& png, const char* type, const std::vector<uint8_t>& data) {
-    appendBigEndian(png, uint32_t(data.size()));
-    const size_t start = png.size();
-    png.insert(png.end(), type, type + 4);
-    png.insert(png.end(), data.begin(), data.end());
-    appendBigEndian(png, uint32_t(crc32(crc32(0, nullptr, 0), png.data() + start, uInt(png.size() - start))));
-}
-
+// The picture as a PNG, in one call. The blend keeps the cleared alpha of 1, so the RGBA rows go
+// in as they are: the file is opaque.
 static bool writePng(const char* path, uint32_t width, uint32_t height, const std::vector<uint8_t>& rgba) {
-    const size_t stride = size_t(width) * 4;
-    std::vector<uint8_t> rows;
-    rows.reserve((stride + 1) * height);
-    for (size_t y = 0; y < height; ++y) {
-        rows.push_back(0);
-        rows.insert(rows.end(), rgba.begin() + ptrdiff_t(y * stride), rgba.begin() + ptrdiff_t((y + 1) * stride));
-    }
-    uLongf size = compressBound(uLong(rows.size()));
-    std::vector<uint8_t> idat(size);
-    if (compress2(idat.data(), &size, rows.data(), uLong(rows.size()), Z_DEFAULT_COMPRESSION) != Z_OK) {
-        std::fprintf(stderr, "splat: cannot compress the picture\n");
-        return false;
-    }
-    idat.resize(size);
-    std::vector<uint8_t> header;
-    appendBigEndian(header, width);
-    appendBigEndian(header, height);
-    header.insert(header.end(), {8, 6, 0, 0, 0}); // 8 bits, RGBA, deflate, adaptive filters, no interlace
-    std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    appendChunk(png, "IHDR", header);
-    appendChunk(png, "IDAT", idat);
-    appendChunk(png, "IEND", {});
-    std::FILE* file = std::fopen(path, "wb");
-    bool ok = file && std::fwrite(png.data(), 1, png.size(), file) == png.size();
-    if (file && std::fclose(file) != 0) ok = false;
+    const bool ok = stbi_write_png(path, int(width), int(height), 4, rgba.data(), int(width * 4)) != 0;
     if (!ok) std::fprintf(stderr, "splat: cannot write %s\n", path);
     return ok;
 }
 
+// With `why`: that one line, pointing to --help (status 2); without: the usage (status 0).
 static int usage(const char* why) {
-    if (why) std::fprintf(stderr, "splat: %s\n", why);
-    std::fprintf(why ? stderr : stdout,
-                 "usage: splat [--splats N] [--size WxH] [--order sorted|host|unsorted] [--out file.png] [--check]\n"
+    if (why) {
+        std::fprintf(stderr, "splat: %s (splat --help lists the options)\n", why);
+        return 2;
+    }
+    std::printf("usage: splat [--splats N] [--size WxH] [--order sorted|host|unsorted] [--out file.png] [--check]\n"
                  "  --splats N    how many splats (default 300000)\n"
                  "  --size WxH    the image (default 512x512)\n"
                  "  --order O     sorted: by vksort on the GPU (default); host: std::stable_sort on the CPU;\n"
                  "                unsorted: the input order\n"
                  "  --out F       write the image (with --check: the sorted one) to F as a PNG\n"
-                 "  --check       draw all three orders and compare: sorted must match host, and differ from\n"
-                 "                unsorted; exit status 1 if not\n");
-    return why ? 2 : 0;
+                 "  --check       the GPU's order must equal std::stable_sort's, and its picture the host\n"
+                 "                order's; exit status 1 if not (the unsorted picture is compared too, for\n"
+                 "                information: sparse splats barely overlap)\n");
+    return 0;
 }
 
 int main(int argc, char** argv) {
@@ -206,6 +176,9 @@ int main(int argc, char** argv) {
         const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
         if (arg == "--help" || arg == "-h") return usage(nullptr);
         if (arg == "--check") { check = true; continue; }
+        if (arg != "--splats" && arg != "--size" && arg != "--order" && arg != "--out") {
+            return usage(("unknown option " + arg).c_str());
+        }
         if (!next) return usage(("missing value after " + arg).c_str());
         ++i;
         char* end = nullptr;
@@ -225,10 +198,8 @@ int main(int argc, char** argv) {
                                             [next](const char* n) { return !std::strcmp(n, next); });
             if (name == std::end(kOrderNames)) return usage("--order wants sorted, host or unsorted");
             order = Order(name - kOrderNames);
-        } else if (arg == "--out") {
-            out = next;
         } else {
-            return usage(("unknown option " + arg).c_str());
+            out = next; // --out
         }
     }
 
@@ -454,17 +425,16 @@ int main(int argc, char** argv) {
         const Difference unsortedDiff = compare(picture, draw(Order::Unsorted));
         // Sorted vs host: the same order, so the same picture; 2/255 leaves room for a driver that
         // rasterizes the same primitives slightly differently from one submission to the next.
-        // Sorted vs unsorted: wherever translucent splats overlap the picture changes; a mean of
-        // 1/255 over all pixels and channels (black background included) is far above what the
-        // sorted pair shows (0 on lavapipe) and well below what blending out of order gives
-        // (6.2/255 with the defaults on lavapipe, 5.5/255 for 200000 splats at 256x256).
-        const bool hostOk = hostDiff.max <= 2, unsortedOk = unsortedDiff.mean >= 1.0;
+        // Sorted vs unsorted: wherever translucent splats overlap the picture changes (a mean of
+        // 6.2/255 with the defaults on lavapipe), but sparse splats barely overlap, so this
+        // comparison informs and the order itself decides.
+        const bool hostOk = hostDiff.max <= 2;
         std::printf("splat: sorted vs host:     max %d/255, mean %.4f/255, %.4f%% of pixels off by more than 2 (%s)\n",
                     hostDiff.max, hostDiff.mean, 100 * hostDiff.pixelsOff, hostOk ? "match" : "MISMATCH: want max <= 2");
         std::printf("splat: sorted vs unsorted: max %d/255, mean %.4f/255, %.4f%% of pixels off by more than 2 (%s)\n",
                     unsortedDiff.max, unsortedDiff.mean, 100 * unsortedDiff.pixelsOff,
-                    unsortedOk ? "differ" : "TOO CLOSE: want mean >= 1");
-        failures += !hostOk + !unsortedOk;
+                    unsortedDiff.max > 2 ? "differ" : "the same: these splats do not overlap");
+        failures += !hostOk;
     }
     if (out && !writePng(out, width, height, picture)) ++failures;
     std::printf("splat: validation %s, %d messages\n", context.validation ? "on (with synchronization)" : "off",

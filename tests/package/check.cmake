@@ -63,7 +63,7 @@ endif()
 
 if(MODE STREQUAL "find_package" OR MODE STREQUAL "pkg-config")
   run(${CMAKE_COMMAND} --install "${VKSORT_BUILD_DIR}" --prefix "${prefix}" ${config_args})
-  foreach(file include/vksort/vksort.h)
+  foreach(file include/vksort/vksort.h include/vksort/vksort_version.h share/doc/vksort/LICENSE)
     if(NOT EXISTS "${prefix}/${file}")
       message(FATAL_ERROR "package(${MODE}): ${file} was not installed")
     endif()

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The examples' command lines, as a user meets them: for each program, --help prints a usage to
-# standard output and exits with 0, and an unknown option exits with 2 and a message on standard
-# error that names it. Neither touches Vulkan. Script mode (cmake -P -DPROGRAMS=<file>;<file>...),
+# standard output and exits with 0, and an unknown option exits with 2 and one line on standard
+# error that names it and points to --help. Neither touches Vulkan. Script mode (cmake -P -DPROGRAMS=<file>;<file>...),
 # run by ctest ("example:options", examples/CMakeLists.txt) and included by check.cmake, which
 # calls vksort_check_options() on the examples it builds against the installed package.
 cmake_minimum_required(VERSION 3.21)
@@ -15,8 +15,11 @@ function(vksort_check_options program)
   set(bad --no-such-option)
   execute_process(COMMAND "${program}" ${bad} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   string(FIND "${err}" "${bad}" named)
-  if(NOT rc EQUAL 2 OR named EQUAL -1)
-    message(FATAL_ERROR "${name} ${bad}: expected exit status 2 and a message naming ${bad}, got ${rc}:\n${out}${err}")
+  string(FIND "${err}" "--help" pointed)
+  string(STRIP "${err}" line)
+  string(FIND "${line}" "\n" lines)
+  if(NOT rc EQUAL 2 OR named EQUAL -1 OR pointed EQUAL -1 OR NOT lines EQUAL -1)
+    message(FATAL_ERROR "${name} ${bad}: expected exit status 2 and one line naming ${bad} and --help, got ${rc}:\n${out}${err}")
   endif()
   message(STATUS "${name}: --help and ${bad} as expected")
 endfunction()

@@ -19,6 +19,7 @@ namespace {
 
 void usage() {
     std::printf("usage: pipeline-stats [options]\n"
+                "  --list-devices            list Vulkan devices and exit\n"
                 "  --device INDEX|NAME       device by index or name substring (default: best present)\n"
                 "  --workgroup-size W, --keys-per-thread K   tile overrides, as sort-test's\n"
                 "  --skip-constant-digits    the pipelines of a sorter that leaves out passes whose digit\n"
@@ -52,6 +53,9 @@ int main(int argc, char** argv) {
         bool ok = true;
         if (a == "--help" || a == "-h") {
             usage();
+            return 0;
+        } else if (a == "--list-devices") {
+            vkctx::printDevices();
             return 0;
         } else if (a == "--device") {
             const std::string d = args.value();

@@ -750,10 +750,7 @@ int main(int argc, char** argv) {
     Options o;
     parse(argc, argv, &o);
     if (o.listDevices) {
-        for (const auto& d : vkctx::listDevices()) {
-            std::printf("%u: %s (%s, Vulkan %u.%u, %s)\n", d.index, d.name.c_str(), vkctx::deviceTypeName(d.type),
-                        VK_API_VERSION_MAJOR(d.apiVersion), VK_API_VERSION_MINOR(d.apiVersion), d.driverInfo.c_str());
-        }
+        vkctx::printDevices();
         return 0;
     }
     checkOptions(o);
