@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // vksort GLSL library: a ranked tile, read back from shared memory in sorted order, written to its
-// places in the output. Included after rank.glsl by the two reorders.
+// places in the output. Included after rank.glsl by the reorder.
 //
 // After exchangeKeys, invocations hold the tile's keys in sorted order (keys[j] is the key at
 // sorted slot tileSlot(place, j)), so consecutive invocations hold consecutive keys of one digit

@@ -91,7 +91,7 @@ VKSORT_CONST kFlagMapOut = 256u;        /* it writes the result: map the keys ba
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect: tables[kInfoCount]) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
-    VKSORT_U32 rowStride;  /* tiles per tile-status table (the capacity's, not the count's) */
+    VKSORT_U32 rowStride;  /* tiles per counts table (the capacity's, not the count's) */
     VKSORT_U32 shift;      /* lowest key bit of the first digit this dispatch sorts */
     VKSORT_U32 endBit;     /* one past the highest key bit sorted: a digit never reaches past it */
     VKSORT_U32 flags;      /* kFlag* bits */

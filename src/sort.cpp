@@ -19,7 +19,7 @@ VkResult planSort(VksortSorter sorter, const VksortSortInfo* pInfo, PassPlan* pl
     if (pInfo->pNext != nullptr) return invalidUsage(function, "pInfo->pNext must be NULL");
     const VksortBindings_T* bindings = pInfo->bindings;
     if (bindings == nullptr) return invalidUsage(function, "pInfo->bindings must not be NULL");
-    // Their layout (tiles per status table) and format were planned for one sorter.
+    // Their layout (tiles per counts table) and format were planned for one sorter.
     if (bindings->sorter != sorter) return invalidUsage(function, "pInfo->bindings were created with another sorter");
     if (checkCount && pInfo->count > bindings->maxCount) {
         return invalidUsage(function, "count " + std::to_string(pInfo->count) + " exceeds the bindings' maxCount " +
