@@ -3,7 +3,9 @@
 // timed the way sort-test --bench times vksort (peer_bench.hpp). vrdx sorts 32-bit unsigned keys,
 // alone (vrdxCmdSort) or with 32-bit values (vrdxCmdSortKeyValue), in place in the caller's
 // buffers with one storage buffer of its own, in four 8-bit passes; it needs a Vulkan 1.3 device
-// with synchronization2 and push descriptors.
+// with synchronization2 and push descriptors. With --indirect the count is read on the GPU
+// (vrdxCmdSortIndirect, vrdxCmdSortKeyValueIndirect), from a buffer the restore writes, as
+// `sort-test --bench --indirect` times vksortCmdSortIndirect.
 #include "peer_bench.hpp"
 
 #include <vk_radix_sort.h>
@@ -18,6 +20,8 @@
 
 namespace {
 
+bool gIndirect = false; // --indirect
+
 std::string version() {
     std::string v = std::to_string(VRDX_VERSION_MAJOR) + "." + std::to_string(VRDX_VERSION_MINOR) + "." +
                     std::to_string(VRDX_VERSION_PATCH);
@@ -28,7 +32,9 @@ std::string version() {
 class VrdxRig : public peerbench::PeerRig {
 public:
     VrdxRig(vkctx::Context& ctx, VksortValueType value, uint32_t capacity)
-        : ctx_(ctx), pairs_(value == VKSORT_VALUE_TYPE_UINT32) {
+        : ctx_(ctx), pairs_(value == VKSORT_VALUE_TYPE_UINT32), capacity_(capacity) {
+        // (vrdx copies the count out of it with a transfer.)
+        if (gIndirect) countBuffer_ = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
         VrdxSorterCreateInfo info{};
         info.physicalDevice = ctx.physicalDevice();
         info.device = ctx.device();
@@ -55,7 +61,9 @@ public:
     ~VrdxRig() override {
         vkDeviceWaitIdle(ctx_.device());
         vrdxDestroySorter(sorter_);
-        for (vkctx::Buffer* b : {&keys_, &values_, &storage_, &pristineKeys_, &pristineValues_}) ctx_.destroyBuffer(*b);
+        for (vkctx::Buffer* b : {&keys_, &values_, &storage_, &pristineKeys_, &pristineValues_, &countBuffer_}) {
+            ctx_.destroyBuffer(*b);
+        }
     }
 
     void load(const hostdata::Data& input) override {
@@ -67,10 +75,17 @@ public:
         VkBufferCopy region{0, 0, VkDeviceSize(count) * 4};
         vkCmdCopyBuffer(cmd, pristineKeys_.buffer, keys_.buffer, 1, &region);
         if (pairs_) vkCmdCopyBuffer(cmd, pristineValues_.buffer, values_.buffer, 1, &region);
+        if (gIndirect) vkCmdUpdateBuffer(cmd, countBuffer_.buffer, 0, 4, &count);
     }
 
     void recordSort(VkCommandBuffer cmd, uint32_t count) override {
-        if (pairs_) {
+        if (gIndirect && pairs_) {
+            vrdxCmdSortKeyValueIndirect(cmd, sorter_, capacity_, countBuffer_.buffer, 0, keys_.buffer, 0, values_.buffer,
+                                        0, storage_.buffer, 0, VK_NULL_HANDLE, 0);
+        } else if (gIndirect) {
+            vrdxCmdSortIndirect(cmd, sorter_, capacity_, countBuffer_.buffer, 0, keys_.buffer, 0, storage_.buffer, 0,
+                                VK_NULL_HANDLE, 0);
+        } else if (pairs_) {
             vrdxCmdSortKeyValue(cmd, sorter_, count, keys_.buffer, 0, values_.buffer, 0, storage_.buffer, 0,
                                 VK_NULL_HANDLE, 0);
         } else {
@@ -92,8 +107,9 @@ public:
 private:
     vkctx::Context& ctx_;
     bool pairs_;
+    uint32_t capacity_; // the buffers' count: an indirect sort's maxElementCount
     VrdxSorter sorter_ = VK_NULL_HANDLE;
-    vkctx::Buffer keys_, values_, storage_, pristineKeys_, pristineValues_;
+    vkctx::Buffer keys_, values_, storage_, pristineKeys_, pristineValues_, countBuffer_;
 };
 
 } // namespace
@@ -125,8 +141,15 @@ int main(int argc, char** argv) {
         const uint32_t lanes = ctx.subgroupProperties().subgroupSize;
         std::string s = "subgroup " + std::to_string(lanes);
         if (lanes < 32) s += " (vrdx needs 32 or more lanes: expect wrong results)";
+        if (gIndirect) s += ", count read on the GPU (vrdxCmdSort*Indirect)";
         return s;
     };
+    peer.ownOption = [](toolutil::Args& args) {
+        if (args.option() != "--indirect") return toolutil::Parsed::NotMine;
+        gIndirect = true;
+        return toolutil::Parsed::Ok;
+    };
+    peer.ownUsage = "  --indirect                read the count from a GPU buffer (vrdxCmdSort*Indirect)\n";
     peer.makeRig = [](vkctx::Context& ctx, VksortKeyType, VksortValueType value, uint32_t capacity) {
         return std::unique_ptr<peerbench::PeerRig>(new VrdxRig(ctx, value, capacity));
     };
