@@ -51,6 +51,7 @@ void checkCuda(cudaError_t status, const char* call, const char* file, int line)
 using hostdata::isFloat;
 using hostdata::keyBits;
 using hostdata::toString;
+using toolutil::jsonEscape;
 using toolutil::parseUnsigned;
 using toolutil::Stats;
 using toolutil::statsOf;
@@ -403,16 +404,6 @@ bool dispatchPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaS
 }
 
 // ---- Output ------------------------------------------------------------------------------------
-
-std::string jsonEscape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\', out += c;
-        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-        else out += c;
-    }
-    return out;
-}
 
 // The kernel driver's version, as nvidia-smi shows it (e.g. 580.159.04), from the Linux driver's
 // proc file; the CUDA API reports only the CUDA version it supports. Empty when not readable.

@@ -318,6 +318,18 @@ struct Stats {
     double median = 0, min = 0, max = 0;
 };
 
+// A string as a JSON string's contents: quotes and backslashes escaped, control characters
+// (which no name the tools write should hold) as spaces.
+inline std::string jsonEscape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\', out += c;
+        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
 // The median is the mean of the two middle samples for an even count.
 inline Stats statsOf(std::vector<double> values) {
     Stats s;

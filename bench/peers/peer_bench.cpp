@@ -186,16 +186,6 @@ struct Point {
     std::string verified;
 };
 
-std::string jsonEscape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\', out += c;
-        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-        else out += c;
-    }
-    return out;
-}
-
 void writeJson(FILE* f, const Peer& peer, vkctx::Context& ctx, const std::string& configuration,
                const std::vector<Point>& points, const Options& o, double createMs) {
     std::fprintf(f,
@@ -203,9 +193,9 @@ void writeJson(FILE* f, const Peer& peer, vkctx::Context& ctx, const std::string
                  "  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"order\": \"asc\",\n  \"distribution\": \"%s\",\n"
                  "  \"begin_bit\": 0,\n  \"end_bit\": 0,\n  \"reps\": %u,\n  \"warmup_s\": %.3f,\n  \"seed\": %llu,\n"
                  "  \"sorter_create_ms\": %.3f,\n",
-                 peer.library, jsonEscape(peer.version).c_str(), jsonEscape(configuration).c_str(),
-                 jsonEscape(ctx.properties().deviceName).c_str(), jsonEscape(ctx.driverDescription()).c_str(),
-                 jsonEscape(hostdata::toString(o.dist)).c_str(), o.sweep.reps, o.sweep.warmup,
+                 peer.library, toolutil::jsonEscape(peer.version).c_str(), toolutil::jsonEscape(configuration).c_str(),
+                 toolutil::jsonEscape(ctx.properties().deviceName).c_str(), toolutil::jsonEscape(ctx.driverDescription()).c_str(),
+                 toolutil::jsonEscape(hostdata::toString(o.dist)).c_str(), o.sweep.reps, o.sweep.warmup,
                  static_cast<unsigned long long>(o.seed), createMs);
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < points.size(); ++i) {
@@ -215,7 +205,7 @@ void writeJson(FILE* f, const Peer& peer, vkctx::Context& ctx, const std::string
                      "\"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, "
                      "\"sorter_create_ms\": %.3f, \"verified\": \"%s\"}%s\n",
                      peer.library, hostdata::toString(p.key), hostdata::toString(p.value), p.count,
-                     jsonEscape(hostdata::toString(o.dist)).c_str(), p.ms.median, p.ms.min, p.ms.max,
+                     toolutil::jsonEscape(hostdata::toString(o.dist)).c_str(), p.ms.median, p.ms.min, p.ms.max,
                      double(p.count) / (p.ms.median * 1e-3), p.createMs, p.verified.c_str(),
                      i + 1 < points.size() ? "," : "");
     }

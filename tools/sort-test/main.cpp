@@ -590,8 +590,9 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                const VksortSorterProperties& sorter) {
     std::fprintf(f, "{\n  \"vksort_commit\": \"%s\",\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"order\": \"%s\",\n"
                  "  \"distribution\": \"%s\",\n",
-                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
-                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str());
+                 VKSORT_DESCRIBE, toolutil::jsonEscape(ctx.properties().deviceName).c_str(),
+                 toolutil::jsonEscape(ctx.driverDescription()).c_str(), o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc",
+                 toolutil::jsonEscape(hostdata::toString(o.dist)).c_str());
     std::fprintf(f, "  \"workgroup_size\": %u,\n  \"keys_per_thread\": %u,\n  \"tile_size\": %u,\n"
                  "  \"single_dispatch_max_count\": %u,\n  \"subgroup_size\": %u,\n",
                  sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
