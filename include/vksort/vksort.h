@@ -396,7 +396,7 @@ typedef struct VksortMemoryRequirements {
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
      * tables (each tile's digit counts and varying bits), the passes that run with each pass's
      * launch arguments and a spare range of the same size, and an indirect sort's launch
-     * arguments (together 1.3-1.9 KiB, with the device's offset alignment); for a
+     * arguments (together 1.2-1.9 KiB, with the device's offset alignment); for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of
      * that range (which passes run) are also bound as a uniform buffer (the reported usage and
      * alignment allow it for every sorter, so one scratch buffer serves either kind). Its contents
