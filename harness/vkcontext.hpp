@@ -122,6 +122,8 @@ public:
     VkDriverId driverId() const { return driver_.driverID; }
     uint32_t timestampValidBits() const { return timestampValidBits_; }
     bool validationEnabled() const { return validation_; }
+    // Whether the instance has VK_EXT_debug_utils enabled (it is, with the validation layer).
+    bool debugUtilsEnabled() const { return validation_; }
 
     // Validation messages (warnings and errors) received so far.
     std::vector<std::string> validationMessages() const;

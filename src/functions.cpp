@@ -25,4 +25,13 @@ const char* loadFunctions(PFN_vkGetInstanceProcAddr getInstanceProcAddr, PFN_vkG
     return nullptr;
 }
 
+const char* loadDebugUtils(PFN_vkGetInstanceProcAddr getInstanceProcAddr, VkInstance instance, Functions* functions) {
+#define VKSORT_LOAD_DEBUG_UTILS(name)                                                           \
+    functions->name = reinterpret_cast<PFN_##name>(getInstanceProcAddr(instance, #name));       \
+    if (functions->name == nullptr) return #name;
+    VKSORT_DEBUG_UTILS_FUNCTIONS(VKSORT_LOAD_DEBUG_UTILS)
+#undef VKSORT_LOAD_DEBUG_UTILS
+    return nullptr;
+}
+
 } // namespace vksort

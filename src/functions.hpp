@@ -36,10 +36,18 @@ namespace vksort {
     X(vkCmdPipelineBarrier)                     \
     X(vkCmdWriteTimestamp)
 
+// VK_EXT_debug_utils, loaded only for a sorter created with VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT
+// (null otherwise: then vksort makes no such call).
+#define VKSORT_DEBUG_UTILS_FUNCTIONS(X)         \
+    X(vkSetDebugUtilsObjectNameEXT)             \
+    X(vkCmdBeginDebugUtilsLabelEXT)             \
+    X(vkCmdEndDebugUtilsLabelEXT)
+
 struct Functions {
 #define VKSORT_DECLARE(name) PFN_##name name = nullptr;
     VKSORT_INSTANCE_FUNCTIONS(VKSORT_DECLARE)
     VKSORT_DEVICE_FUNCTIONS(VKSORT_DECLARE)
+    VKSORT_DEBUG_UTILS_FUNCTIONS(VKSORT_DECLARE)
 #undef VKSORT_DECLARE
 };
 
@@ -47,5 +55,9 @@ struct Functions {
 // nullptr when all were.
 const char* loadFunctions(PFN_vkGetInstanceProcAddr getInstanceProcAddr, PFN_vkGetDeviceProcAddr getDeviceProcAddr,
                           VkInstance instance, VkDevice device, Functions* functions);
+
+// Fills the VK_EXT_debug_utils entries of `functions` (through the instance: the extension is an
+// instance extension); returns the name of the first that could not be loaded, or nullptr.
+const char* loadDebugUtils(PFN_vkGetInstanceProcAddr getInstanceProcAddr, VkInstance instance, Functions* functions);
 
 } // namespace vksort

@@ -25,6 +25,7 @@ struct VksortSorter_T {
     vksort::TileConfig singleTiles[vksort::kKeyWidths];
     vksort::ScanConfig scan;   // which tile counts need a scan step, and its shape
     bool skipPasses = false;   // VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT
+    bool debugUtils = false;   // VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT: labels around what it records
     uint32_t subgroupSize = 0; // what the pipelines run with (required or default)
     uint32_t keyTypes = 0;     // VKSORT_KEY_TYPE_BIT of each key type served (never 0)
     uint32_t valueTypes = 0;   // VKSORT_VALUE_TYPE_BIT of each value type served (never 0)

@@ -189,6 +189,22 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
             return job.result;
         }
     }
+    // Names for debuggers and profilers: "vksort " and the name vksortGetSorterPipelines gives.
+    if (options.debugUtils) {
+        for (const Job& job : jobs) {
+            const std::string name = std::string("vksort ") + job.name;
+            VkDebugUtilsObjectNameInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+            info.objectType = VK_OBJECT_TYPE_PIPELINE;
+            info.objectHandle = (uint64_t)(*job.pipeline); // (a pointer or a uint64_t, by platform)
+            info.pObjectName = name.c_str();
+            VkResult named = fn.vkSetDebugUtilsObjectNameEXT(device, &info);
+            if (named != VK_SUCCESS) {
+                *failure = "vkSetDebugUtilsObjectNameEXT(" + std::string(job.name) + ")";
+                destroyPipelines(fn, device, allocator, &p);
+                return named;
+            }
+        }
+    }
     *pipelines = p;
     return VK_SUCCESS;
 }

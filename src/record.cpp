@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "record.hpp"
 
+#include <string>
+
 namespace vksort {
 
 namespace {
@@ -43,6 +45,41 @@ void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind, bool 
     fn.vkCmdPipelineBarrier(cmd, srcStages, dstStages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
+// ---- Debug labels (VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT) ------------------------------------------
+
+void beginLabel(VkCommandBuffer cmd, const Functions& fn, const std::string& name) {
+    VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+    label.pLabelName = name.c_str();
+    fn.vkCmdBeginDebugUtilsLabelEXT(cmd, &label);
+}
+
+const char* keyName(VksortKeyType type) {
+    static const char* const names[] = {"u32", "i32", "f32", "u64", "i64", "f64"};
+    return names[type];
+}
+const char* valueName(VksortValueType type) {
+    static const char* const names[] = {"no", "u32", "u64", "index"};
+    return names[type];
+}
+
+// What a step does, for the label around it and its neighbours of the same name: the steps before
+// the passes by what they are, a pass's scan step and reorder together.
+std::string stepLabel(const Program& program, uint32_t i) {
+    const Step& s = program.steps[i];
+    if (s.kind == StepKind::CopyCount || s.kernel == Kernel::Setup) return "vksort: setup";
+    switch (s.kernel) {
+    case Kernel::Single: return "vksort: one-workgroup sort";
+    case Kernel::TileCounts: return "vksort: tile counts";
+    default: break;
+    }
+    bool scan = false;
+    for (uint32_t j = 0; j < program.stepCount; ++j) {
+        scan |= program.steps[j].kind == StepKind::Dispatch && program.steps[j].kernel == Kernel::Scan &&
+                program.steps[j].pass == s.pass;
+    }
+    return "vksort: pass " + std::to_string(s.pass) + (scan ? " (scan, reorder)" : " (reorder)");
+}
+
 void writeTimestamps(VkCommandBuffer cmd, const Functions& fn, const TimestampTarget& target, uint32_t first,
                      uint32_t count) {
     if (target.pool == VK_NULL_HANDLE) return;
@@ -77,9 +114,28 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
 
 void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
                    const Program& program, const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource) {
-    writeTimestamps(cmd, sorter.fn, timestamps, 0, program.leadingTimestamps);
+    const Functions& fn = sorter.fn;
+    if (sorter.debugUtils) {
+        std::string name = std::string("vksort: sort of ") + keyName(bindings.keyType) + " keys";
+        if (bindings.valueType != VKSORT_VALUE_TYPE_NONE) name += std::string(" with ") + valueName(bindings.valueType) + " values";
+        beginLabel(cmd, fn, name);
+    }
+    writeTimestamps(cmd, fn, timestamps, 0, program.leadingTimestamps);
+    std::string open; // the label of the group of steps being recorded
     for (uint32_t i = 0; i < program.stepCount; ++i) {
+        if (sorter.debugUtils) {
+            std::string label = stepLabel(program, i);
+            if (label != open) {
+                if (!open.empty()) fn.vkCmdEndDebugUtilsLabelEXT(cmd);
+                beginLabel(cmd, fn, label);
+                open = label;
+            }
+        }
         recordStep(cmd, sorter, bindings, program.steps[i], timestamps, countSource);
+    }
+    if (sorter.debugUtils) {
+        if (!open.empty()) fn.vkCmdEndDebugUtilsLabelEXT(cmd);
+        fn.vkCmdEndDebugUtilsLabelEXT(cmd);
     }
 }
 

@@ -55,7 +55,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     VKSORT_REQUIRE((info.flags & ~VkFlags(VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT |
                                           VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT |
                                           VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT |
-                                          VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT)) == 0,
+                                          VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT |
+                                          VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT)) == 0,
                    "flags holds unknown bits");
     VKSORT_REQUIRE((info.keyTypes & ~kAllKeyTypes) == 0, "keyTypes holds bits of no VksortKeyType");
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
@@ -66,6 +67,14 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
                                             info.device, &fn)) {
         return fail(info, VK_ERROR_INITIALIZATION_FAILED,
                     std::string("cannot load ") + missing + " (is the instance created for Vulkan 1.1?)");
+    }
+    const bool debugUtils = (info.flags & VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT) != 0;
+    if (debugUtils) {
+        if (const char* missing = loadDebugUtils(info.pfnGetInstanceProcAddr, info.instance, &fn)) {
+            return fail(info, VK_ERROR_EXTENSION_NOT_PRESENT,
+                        std::string("VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT is set but ") + missing +
+                            " cannot be loaded (was the instance created with VK_EXT_debug_utils enabled?)");
+        }
     }
     DeviceInfo device;
     std::string reason;
@@ -133,6 +142,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     }
     options.captureStatistics = (info.flags & VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT) != 0;
     options.threaded = (info.flags & VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT) == 0;
+    options.debugUtils = debugUtils;
 
     VksortSorter sorter = new (std::nothrow) VksortSorter_T;
     if (sorter == nullptr) return fail(info, VK_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -147,6 +157,7 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
     sorter->scan = options.scan;
     sorter->skipPasses = options.skipPasses;
+    sorter->debugUtils = debugUtils;
     sorter->subgroupSize = required != 0 ? required : device.facts.subgroupSize;
     sorter->keyTypes = keyTypes;
     sorter->valueTypes = valueTypes;

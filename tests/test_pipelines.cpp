@@ -3,6 +3,7 @@
 // VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT, whose statistics tools/pipeline-stats reports.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -170,4 +171,157 @@ TEST_CASE("capture statistics: every listed pipeline has executables with statis
     }
     vksortDestroySorter(sorter);
     vktest::requireCleanValidation(ctx);
+}
+
+// ---- Debug labels --------------------------------------------------------------------------------
+
+namespace debuglog {
+
+// What vksort called of VK_EXT_debug_utils, through a vkGetInstanceProcAddr that hands it these
+// wrappers (or, with `hidden`, nothing, as an instance without the extension would).
+struct Call {
+    enum Kind { Name, Begin, End } kind;
+    std::string text;
+};
+std::vector<Call> calls;
+bool hidden = false;
+PFN_vkSetDebugUtilsObjectNameEXT realName = nullptr;
+PFN_vkCmdBeginDebugUtilsLabelEXT realBegin = nullptr;
+PFN_vkCmdEndDebugUtilsLabelEXT realEnd = nullptr;
+
+VKAPI_ATTR VkResult VKAPI_CALL name(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* info) {
+    calls.push_back({Call::Name, info->pObjectName});
+    return realName(device, info);
+}
+VKAPI_ATTR void VKAPI_CALL begin(VkCommandBuffer cmd, const VkDebugUtilsLabelEXT* label) {
+    calls.push_back({Call::Begin, label->pLabelName});
+    realBegin(cmd, label);
+}
+VKAPI_ATTR void VKAPI_CALL end(VkCommandBuffer cmd) {
+    calls.push_back({Call::End, ""});
+    realEnd(cmd);
+}
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL getInstanceProcAddr(VkInstance instance, const char* function) {
+    const std::string f = function;
+    if (f == "vkSetDebugUtilsObjectNameEXT" || f == "vkCmdBeginDebugUtilsLabelEXT" || f == "vkCmdEndDebugUtilsLabelEXT") {
+        if (hidden) return nullptr;
+        PFN_vkVoidFunction real = vkGetInstanceProcAddr(instance, function);
+        if (f == "vkSetDebugUtilsObjectNameEXT") {
+            realName = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(real);
+            return reinterpret_cast<PFN_vkVoidFunction>(name);
+        }
+        if (f == "vkCmdBeginDebugUtilsLabelEXT") {
+            realBegin = reinterpret_cast<PFN_vkCmdBeginDebugUtilsLabelEXT>(real);
+            return reinterpret_cast<PFN_vkVoidFunction>(begin);
+        }
+        realEnd = reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(end);
+    }
+    return vkGetInstanceProcAddr(instance, function);
+}
+
+// The labels of the calls from `first` on, as "+name" and "-" in order; checks they nest.
+std::vector<std::string> labels(size_t first) {
+    std::vector<std::string> out;
+    int depth = 0;
+    for (size_t i = first; i < calls.size(); ++i) {
+        if (calls[i].kind == Call::Name) continue;
+        depth += calls[i].kind == Call::Begin ? 1 : -1;
+        CHECK(depth >= 0);
+        out.push_back(calls[i].kind == Call::Begin ? "+" + calls[i].text : "-");
+    }
+    CHECK(depth == 0);
+    return out;
+}
+
+} // namespace debuglog
+
+TEST_CASE("debug labels: named pipelines, a label around the sort and each group of steps; none "
+          "without the flag",
+          "[pipelines]") {
+    vkctx::Context& ctx = vktest::context();
+    if (!ctx.debugUtilsEnabled()) {
+        WARN("the instance has no VK_EXT_debug_utils (it comes with the validation layer here): nothing to check");
+        return;
+    }
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx);
+    info.pfnGetInstanceProcAddr = debuglog::getInstanceProcAddr;
+    info.keyTypes = VKSORT_KEY_TYPE_BIT(VKSORT_KEY_TYPE_FLOAT32);
+    info.valueTypes = VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_UINT32);
+    debuglog::calls.clear();
+
+    // Without the flag: not one call, creating or sorting.
+    VksortSorter plain = VK_NULL_HANDLE;
+    REQUIRE(vksortCreateSorter(&info, &plain) == VK_SUCCESS);
+    info.flags |= VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT;
+    VksortSorter labelled = VK_NULL_HANDLE;
+    REQUIRE(vksortCreateSorter(&info, &labelled) == VK_SUCCESS);
+
+    // Every pipeline named once, after vksortGetSorterPipelines' name.
+    std::set<std::string> named;
+    for (const debuglog::Call& c : debuglog::calls) {
+        CHECK(c.kind == debuglog::Call::Name);
+        named.insert(c.text);
+    }
+    uint32_t pipelineCount = 0;
+    REQUIRE(vksortGetSorterPipelines(labelled, &pipelineCount, nullptr) == VK_SUCCESS);
+    std::vector<VksortPipelineInfo> pipelines(pipelineCount);
+    REQUIRE(vksortGetSorterPipelines(labelled, &pipelineCount, pipelines.data()) == VK_SUCCESS);
+    CHECK(debuglog::calls.size() == pipelines.size());
+    for (const VksortPipelineInfo& p : pipelines) CHECK(named.count(std::string("vksort ") + p.name) == 1);
+
+    // 100000 keys: the tile counts, then eight reorders that scan inline; the same count read on
+    // the GPU: the setup (count copy and setup dispatch), the one-workgroup sort, then the same.
+    const uint32_t count = 100000;
+    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    std::memcpy(countBuffer.mapped, &count, 4);
+    {
+    vktest::BindingsRig rig(ctx, labelled, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, count);
+    rig.load(hostdata::generate(VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, count,
+                                hostdata::Distribution{}, 3));
+    VksortSortInfo sort{};
+    sort.bindings = rig.bindings();
+    sort.count = count;
+    std::vector<std::string> passes;
+    for (uint32_t p = 0; p < 8; ++p) {
+        passes.push_back("+vksort: pass " + std::to_string(p) + " (reorder)");
+        passes.push_back("-");
+    }
+    for (bool indirect : {false, true}) {
+        INFO((indirect ? "indirect" : "direct"));
+        const size_t first = debuglog::calls.size();
+        ctx.submitAndWait([&](VkCommandBuffer cmd) {
+            REQUIRE((indirect ? vksortCmdSortIndirect(cmd, labelled, &sort, countBuffer.buffer, 0, nullptr)
+                              : vksortCmdSort(cmd, labelled, &sort, nullptr)) == VK_SUCCESS);
+        });
+        std::vector<std::string> want = {"+vksort: sort of f32 keys with u32 values"};
+        if (indirect) want.insert(want.end(), {"+vksort: setup", "-", "+vksort: one-workgroup sort", "-"});
+        want.insert(want.end(), {"+vksort: tile counts", "-"});
+        want.insert(want.end(), passes.begin(), passes.end());
+        want.push_back("-");
+        CHECK(debuglog::labels(first) == want);
+    }
+    // The sorter without the flag records none.
+    const size_t before = debuglog::calls.size();
+    vktest::BindingsRig plainRig(ctx, plain, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, count);
+    sort.bindings = plainRig.bindings();
+    ctx.submitAndWait([&](VkCommandBuffer cmd) { REQUIRE(vksortCmdSort(cmd, plain, &sort, nullptr) == VK_SUCCESS); });
+    CHECK(debuglog::calls.size() == before);
+    } // (the rigs destroy their bindings before the sorters go)
+
+    // An instance without the extension: the flag is refused, saying why.
+    debuglog::hidden = true;
+    vktest::MessageLog log;
+    info.pfnMessageCallback = vktest::MessageLog::callback;
+    info.pMessageUserData = &log;
+    VksortSorter refused = VK_NULL_HANDLE;
+    CHECK(vksortCreateSorter(&info, &refused) == VK_ERROR_EXTENSION_NOT_PRESENT);
+    CHECK(refused == VK_NULL_HANDLE);
+    CHECK(log.contains("VK_EXT_debug_utils"));
+    debuglog::hidden = false;
+
+    ctx.destroyBuffer(countBuffer);
+    vksortDestroySorter(plain);
+    vksortDestroySorter(labelled);
+    vktest::requireCleanValidation();
 }

@@ -221,6 +221,17 @@ typedef enum VksortSorterCreateFlagBits {
      * callbacks must be thread-safe. With this flag every pipeline is compiled on the calling
      * thread, one after another, and no thread is started. */
     VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT = 0x00000008,
+    /* The instance was created with VK_EXT_debug_utils enabled. The sorter then names each of
+     * its pipelines ("vksort " and the name vksortGetSorterPipelines gives) with
+     * vkSetDebugUtilsObjectNameEXT, and every sort it records opens a label around itself
+     * ("vksort: sort of <key> keys[ with <value> values]") and one around each group of steps
+     * (e.g. "vksort: tile counts", "vksort: pass 3 (scan, reorder)", "vksort: setup" for an
+     * indirect count) with vkCmdBeginDebugUtilsLabelEXT and vkCmdEndDebugUtilsLabelEXT, all
+     * closed before the call returns, so that RenderDoc, Nsight or the validation layer show the
+     * sort by name. The three functions are loaded through pfnGetInstanceProcAddr; when they
+     * cannot be, vksortCreateSorter returns VK_ERROR_EXTENSION_NOT_PRESENT. Without this flag
+     * vksort makes no debug-utils call. */
+    VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT = 0x00000010,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
 
@@ -345,7 +356,8 @@ typedef struct VksortPipelineInfo {
      * "_deciding" for the steps of that sorter that may decide which passes run: its first scan
      * step, and its first reorder where the reorders scan inline or the count is read on the GPU
      * (e.g. "reorder_k1_v0_skip_deciding"). Unique within the sorter; a NUL-terminated
-     * string that lives as long as the sorter. */
+     * string that lives as long as the sorter. With VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT the
+     * pipeline's debug-utils name is "vksort " and this. */
     const char* name;
     /* The pipeline, owned by the sorter: do not destroy it, and do not bind it yourself (its
      * descriptor sets and push constants are vksort's). Valid until vksortDestroySorter. */
