@@ -63,7 +63,7 @@ const char* valueName(VksortValueType type) {
 }
 
 // What a step does, for the label around it and its neighbours of the same name: the steps before
-// the passes by what they are, a pass's scan step and reorder together.
+// the passes by what they are, a pass's scan step and the reorder right after it together.
 std::string stepLabel(const Program& program, uint32_t i) {
     const Step& s = program.steps[i];
     if (s.kind == StepKind::CopyCount || s.kernel == Kernel::Setup) return "vksort: setup";
@@ -72,11 +72,7 @@ std::string stepLabel(const Program& program, uint32_t i) {
     case Kernel::TileCounts: return "vksort: tile counts";
     default: break;
     }
-    bool scan = false;
-    for (uint32_t j = 0; j < program.stepCount; ++j) {
-        scan |= program.steps[j].kind == StepKind::Dispatch && program.steps[j].kernel == Kernel::Scan &&
-                program.steps[j].pass == s.pass;
-    }
+    const bool scan = s.kernel == Kernel::Scan || program.steps[i - 1].kernel == Kernel::Scan;
     return "vksort: pass " + std::to_string(s.pass) + (scan ? " (scan, reorder)" : " (reorder)");
 }
 

@@ -7,28 +7,21 @@ namespace vksort {
 
 namespace {
 
-// Shared arrays are sized per subgroup, for the narrowest subgroups the device says a compute
-// dispatch may get: a required size where one is pinned, else the smallest of the default size and
+// The subgroup rules for c's workgroup size. Full subgroups are requested where available (the
+// workgroup must then be a multiple of the largest size it may get). Shared arrays are sized per
+// subgroup, for the narrowest subgroups the device says a compute dispatch may get: a required
+// size where one is pinned, else the smallest of the default size and
 // VkPhysicalDeviceSubgroupSizeControlProperties::minSubgroupSize where the device reports it
 // (read without enabling anything). Whether the subgroups are full is proven in the shaders at run
 // time (denseSubgroups() in shaders/common.glsl), so neither the sizing nor the speed depends on
 // the full-subgroups request. A launch with more subgroups than that (a driver that launches
 // narrower subgroups than it reports) is still sorted correctly: the shaders share counters
 // between subgroups in turns (shaders/rank.glsl), slower but never out of bounds.
-uint32_t smallestSubgroup(const DeviceFacts& device, const SubgroupControl& control) {
-    return control.requiredSize != 0 ? control.requiredSize : device.minSubgroupSize;
-}
-
-// The size a workgroup must be a multiple of for REQUIRE_FULL_SUBGROUPS: the largest it may get.
-uint32_t launchSubgroupSize(const DeviceFacts& device, const SubgroupControl& control) {
-    return control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
-}
-
-// The subgroup rules for a workgroup of `size`: full subgroups requested where available, and
-// the per-subgroup arrays sized for the narrowest subgroups.
 void applySubgroupRules(const DeviceFacts& device, const SubgroupControl& control, TileConfig* c) {
-    c->fullSubgroups = control.fullSubgroupsAvailable && c->workgroupSize % launchSubgroupSize(device, control) == 0;
-    c->maxSubgroups = std::max(1u, c->workgroupSize / smallestSubgroup(device, control));
+    const uint32_t largest = control.requiredSize != 0 ? control.requiredSize : device.maxSubgroupSize;
+    const uint32_t smallest = control.requiredSize != 0 ? control.requiredSize : device.minSubgroupSize;
+    c->fullSubgroups = control.fullSubgroupsAvailable && c->workgroupSize % largest == 0;
+    c->maxSubgroups = std::max(1u, c->workgroupSize / smallest);
 }
 
 // The reorder keeps its keys in registers, fully unrolled: past 32 keys per thread they spill, and

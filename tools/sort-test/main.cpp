@@ -53,7 +53,7 @@ struct Options {
     toolutil::SweepOptions sweep;
     uint32_t cpuMax = 1u << 24;
     std::string csvPath;
-    FILE* jsonFile = nullptr; // --json and --csv, opened before any work (openOutputs)
+    FILE* jsonFile = nullptr; // --json and --csv, opened before any work (openOutput)
     FILE* csvFile = nullptr;
     std::vector<std::string> given; // the options on the command line, as typed
 };
@@ -677,7 +677,8 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                             limit);
                 continue;
             }
-            SortRig rig(ctx, sorter, key, value, std::max(counts.back(), o.capacity), o.indirect);
+            const uint32_t capacity = std::max(counts.back(), o.capacity);
+            SortRig rig(ctx, sorter, key, value, capacity, o.indirect);
             for (uint32_t count : counts) {
                 Point p{};
                 p.key = key;
@@ -709,7 +710,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.withQueries = statsOf(withQueries);
                 for (int k = 0; k < 2; ++k) p.kinds[k] = statsOf(kinds[k]);
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
-                p.capacity = std::max(counts.back(), o.capacity);
+                p.capacity = capacity;
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes,
                                                  !o.indirect && count <= properties.singleDispatchMaxCount);
