@@ -6,7 +6,6 @@
 //   VKSORT_VALUE_WORDS  0 (keys only), 1 (32-bit values or argsort indices), 2 (64-bit values)
 //   VKSORT_SHUFFLE      1: the device has subgroup shuffles, and full subgroups of 16 lanes or
 //                       more rank their keys in registers (rank.glsl)
-//   VKSORT_SKIP_PASSES  1: passes whose digit every key shares are left out (see below)
 // Nothing here assumes a subgroup size: subgroups may hold 1 to 128 invocations and need not
 // be full, so positions inside a tile come from ballots of the active lanes, never from
 // gl_SubgroupSize or gl_LocalInvocationIndex arithmetic, unless denseSubgroups() proves every
@@ -82,24 +81,6 @@ layout(set = 0, binding = kBindingValuesIn, std430) VKSORT_RESTRICT readonly buf
 layout(set = 0, binding = kBindingValuesOut, std430) VKSORT_RESTRICT writeonly buffer ValuesOut { Value valuesOut[]; };
 #endif
 layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint tables[]; };
-// The "_skip" variants (VKSORT_SKIP_PASSES 1, for sorters created with
-// VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) decide on the GPU which passes run
-// (vksort_config.h); the others run every pass and compile none of that code.
-#ifndef VKSORT_SKIP_PASSES
-#define VKSORT_SKIP_PASSES 0
-#endif
-#if VKSORT_SKIP_PASSES
-// The passes that run (the pass arguments' first kPassWords words; vksort_config.h), read-only.
-layout(set = 0, binding = kBindingPasses, std140) uniform Passes { uvec4 passWords[kPassWords / 4u]; };
-uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
-// The passes that run and the later passes' launches (vksort_config.h), written by the deciding
-// steps: their set binds them, the others a spare range.
-layout(set = 0, binding = kBindingPassArgs, std430) restrict writeonly buffer PassArgs { uint passArgs[]; };
-// The pipeline of a step that may decide which passes run (kSpecDecides; src/program.hpp,
-// Step::decides); the other pipelines hold none of that code.
-layout(constant_id = kSpecDecides) const bool DECIDES = false;
-#endif
-const bool SKIP_PASSES = VKSORT_SKIP_PASSES != 0;
 
 // The scan step's shape, from the tuning row (vksort_config.h, vksortScanRangeTiles).
 layout(constant_id = kSpecScanOneRangeMaxTiles) const uint SCAN_ONE_RANGE_MAX_TILES = 3072;
@@ -139,10 +120,6 @@ uint countEntry(uint table, uint digit, uint tile) { return tileTableEntry(table
 // The same tile's counts of digits 4 * quad to 4 * quad + 3, as an index of 16-byte vectors (a
 // tile's row is 16-byte aligned: vksort_config.h).
 uint countQuadEntry(uint table, uint quad, uint tile) { return countEntry(table, 4u * quad, tile) / 4u; }
-
-// Words of tile `tile`'s varying bits, and of range `range`'s (see vksort_config.h).
-uint varyingEntry(uint tile) { return vksortVaryingOffset(pc.rowStride) + 2u * tile; }
-uint rangeVaryingEntry(uint range) { return kRangeVaryingOffset + 2u * range; }
 
 // Grids wider than maxComputeWorkGroupCount[0] are split into rows; this is the flat tile index.
 uint flatWorkgroupIndex() {
@@ -271,72 +248,6 @@ uvec2 sortedBits(Key key, DigitMap map, uint endBit) {
     return uvec2(low, width < 64u ? high & ((1u << (width - 32u)) - 1u) : high);
 #endif
 }
-
-// The bits of a key in sort order as two words (low, high): the form of the varying bits.
-uvec2 orderedWords(OrderedKey ordered) {
-#if VKSORT_KEY_WORDS == 1
-    return uvec2(ordered, 0u);
-#else
-    return ordered;
-#endif
-}
-
-// The passes that run (vksort_config.h, "Passes whose digit never varies") for keys whose bits in
-// sort order vary in `bits`, over the bits this sort orders: from pc.shift (a first pass's
-// dispatch) to pc.endBit. A mask, bit p for pass p.
-uint runningPasses(uvec2 bits) { return vksortRunningPasses(bits.x, bits.y, pc.shift, pc.endBit); }
-
-#if VKSORT_SKIP_PASSES
-// The varying bits a workgroup gathers (the tile-counts step its keys', the deciding step every
-// tile's): clearVarying() zeroes them (publish with a barrier), every invocation may then
-// addVarying() its bits (a subgroup OR, one atomic per word per subgroup), and after a barrier
-// gatheredVarying() reads the OR of all.
-shared uint s_varying[2];
-void clearVarying() {
-    if (gl_LocalInvocationIndex < 2u) s_varying[gl_LocalInvocationIndex] = 0u;
-}
-void addVarying(uvec2 bits) {
-    bits = subgroupOr(bits);
-    if (subgroupElect()) {
-        if (bits.x != 0u) atomicOr(s_varying[0], bits.x);
-        if (bits.y != 0u) atomicOr(s_varying[1], bits.y);
-    }
-}
-uvec2 gatheredVarying() { return uvec2(s_varying[0], s_varying[1]); }
-// This invocation's share of the OR of tiles [begin, end)'s varying bits (the tile-counts step's
-// words), the tiles striped over the workgroup.
-uvec2 tilesVarying(uint begin, uint end) {
-    uvec2 bits = uvec2(0u);
-    for (uint tile = begin + gl_LocalInvocationIndex; tile < end; tile += gl_WorkGroupSize.x) {
-        bits |= uvec2(tables[varyingEntry(tile)], tables[varyingEntry(tile) + 1u]);
-    }
-    return bits;
-}
-#endif
-
-// Writes them for the later steps: how many reorders run and the digit of each, every word of the
-// uniform buffer's range, and the launch of each later pass (vksort_config.h): its tiles for a
-// pass that runs, no workgroup for one left out; its scan step's workgroups where `scanSteps`
-// (the tiles are too many to scan inline). One word per invocation; every invocation of the
-// writing workgroup calls it.
-#if VKSORT_SKIP_PASSES
-void publishRunningPasses(uint running, bool scanSteps) {
-    uint count = vksortRunningPassCount(running);
-    for (uint word = gl_LocalInvocationIndex; word < kPassWords; word += gl_WorkGroupSize.x) {
-        if (word < kMaxPasses) passArgs[kPassShift + word] = word < count ? vksortRunningPassShift(running, pc.shift, word) : pc.shift;
-        else passArgs[word] = word == kPassCount ? count : 0u;
-    }
-    uint tiles = tileCount();
-    uvec3 reorderGrid = uvec3(vksortGridWidth(tiles, pc.dispatchWidth), vksortGridRows(tiles, pc.dispatchWidth), 1u);
-    uvec3 scanGrid = uvec3(scanSteps ? scanWorkgroups(tiles) : 0u, 1u, 1u);
-    for (uint word = gl_LocalInvocationIndex; word < kPassLaunchWords; word += gl_WorkGroupSize.x) {
-        uint pass = word / kPassArgsStride, part = word % kPassArgsStride;
-        uvec3 grid = part < kPassScanArgs ? reorderGrid : scanGrid;
-        if (pass >= count) grid.x = 0u;
-        if (part % kPassScanArgs < 3u) passArgs[kPassLaunchOffset + word] = grid[part % kPassScanArgs];
-    }
-}
-#endif
 
 // ---- Subgroup and workgroup scans ------------------------------------------------------------
 

@@ -32,12 +32,28 @@ uint rankOf(uint j) { return g_digitRank[j] & 0xFFFFu; }
 // input). Those are last in input order, so the stable rank puts them after every real key, at
 // sorted slots >= valid, which no pass writes.
 void setDigits(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map) {
-    if (VKSORT_WHOLE_TILE_COPY(valid)) { // (see tile.glsl: whole tiles skip the per-key tests)
+    if (wholeTileCopy(valid)) { // (tile.glsl)
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) g_digitRank[j] = digitOf(keys[j], map) << 16u;
         return;
     }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         g_digitRank[j] = (tileSlot(place, j) < valid ? digitOf(keys[j], map) : map.mask) << 16u;
+    }
+}
+
+// The sum of the counters at digit-major positions [begin, end).
+uint sumCounters(uint begin, uint end, uint groups) {
+    uint sum = 0u;
+    for (uint i = begin; i < end; ++i) sum += s_digitCounters[counterAt(i, groups)];
+    return sum;
+}
+// Replaces the counters at positions [begin, end) by their exclusive prefix, from `running`.
+void placeCounters(uint begin, uint end, uint groups, uint running) {
+    for (uint i = begin; i < end; ++i) {
+        uint counter = counterAt(i, groups);
+        uint count = s_digitCounters[counter];
+        s_digitCounters[counter] = running;
+        running += count;
     }
 }
 
@@ -52,15 +68,7 @@ void scanHistogram(uint groups) {
         if (gl_SubgroupID == 0u) {
             uint begin = min(gl_SubgroupInvocationID * 4u, n);
             uint end = min(begin + 4u, n);
-            uint sum = 0u;
-            for (uint i = begin; i < end; ++i) sum += s_digitCounters[counterAt(i, groups)];
-            uint running = subgroupExclusiveAdd(sum);
-            for (uint i = begin; i < end; ++i) {
-                uint counter = counterAt(i, groups);
-                uint count = s_digitCounters[counter];
-                s_digitCounters[counter] = running;
-                running += count;
-            }
+            placeCounters(begin, end, groups, subgroupExclusiveAdd(sumCounters(begin, end, groups)));
         }
         barrier();
         return;
@@ -68,16 +76,8 @@ void scanHistogram(uint groups) {
     uint perInvocation = (n + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
     uint begin = min(gl_LocalInvocationIndex * perInvocation, n);
     uint end = min(begin + perInvocation, n);
-    uint sum = 0u;
-    for (uint i = begin; i < end; ++i) sum += s_digitCounters[counterAt(i, groups)];
     uint total;
-    uint running = workgroupExclusiveScan(sum, total);
-    for (uint i = begin; i < end; ++i) {
-        uint counter = counterAt(i, groups);
-        uint count = s_digitCounters[counter];
-        s_digitCounters[counter] = running;
-        running += count;
-    }
+    placeCounters(begin, end, groups, workgroupExclusiveScan(sumCounters(begin, end, groups), total));
     barrier();
 }
 
@@ -163,8 +163,8 @@ void placeRanksInRegisters(uint groups, uint group) {
 // more, with counters of its own, each subgroup finds its digits' starts itself
 // (placeRanksInRegisters) instead of the counters' shared scan (scanHistogram: one subgroup's or
 // the workgroup's), which saves their zeroing, at least two barriers and the wait for that scan.
-// The single-workgroup sort, which has nothing else to run meanwhile, takes it; the reorders do
-// not: it did not make them faster on the H100, and it cost registers.
+// The single-workgroup sort, which has nothing else to run meanwhile, takes it; the reorders,
+// which run many workgroups per multiprocessor, keep the registers it would take.
 void rankTile(bool scanPerSubgroup) {
     uint share = subgroupsPerGroup();
     uint groups = counterGroups();

@@ -2,8 +2,7 @@
 #version 450
 // One digit pass, after the pass's scan step: move every key (and its value) to its place for
 // this digit. The host records one reorder per pass; reorder r sorts the r-th pass that runs
-// (vksort_config.h: passes whose digit never varies are left out), and returns early if fewer
-// run.
+// (passes.glsl), and returns early if fewer run.
 //
 // Workgroup i loads tile i, ranks it stably by digit in shared memory (rank.glsl), and reads
 // it back in sorted order, so that consecutive invocations hold consecutive keys of the same
@@ -21,6 +20,10 @@
 #include "tile.glsl"
 #include "rank.glsl"
 #include "scatter.glsl"
+#include "passes.glsl"
+
+// Loads in flight per invocation in the inline scan (the tuning row's).
+layout(constant_id = kSpecInlineScanLoads) const uint INLINE_SCAN_LOADS = 4;
 
 // The counts tables four words at a time, for the inline scan (a tile's 16 counts are 64
 // consecutive bytes, 16-byte aligned: vksort_config.h). Only read, and only words this dispatch
@@ -43,37 +46,31 @@ bool inlineScan() {
 // totals, the tile's prefix within its range and, past the first range, the range's prefix (see
 // scan.comp); with few tiles (inlineScan), sums of the counts table made here. Also zeroes this
 // tile's entries of the counts table that the pass after next adds into (their last reader was
-// the previous pass) and the next pass's counts in shared memory. The first reorder with an
-// inline scan also ORs every tile's varying bits into s_varying (as it sums every tile's counts,
-// each workgroup for itself). Published by the next barrier.
+// the previous pass) and the next pass's counts in shared memory. A deciding reorder with an
+// inline scan also gathers every tile's varying bits (as it sums every tile's counts,
+// each workgroup for itself: passes.glsl). Published by the next barrier.
 void fetchDigitStarts(uint tile, uint tiles) {
     uint invocation = gl_LocalInvocationIndex;
     if (inlineScan()) {
         // Invocation i sums digits 4(i % 4) to 4(i % 4) + 3, one 16-byte load per tile, striding
-        // over tiles by a quarter of the workgroup, four loads in flight at a time: each round of
-        // loads covers gl_WorkGroupSize.x tiles. The rounds are not most of its cost (eight loads
-        // in flight were no faster for 32-bit keys on the H100); the likelier part is the traffic,
-        // every workgroup reading every tile's counts.
+        // over tiles by a quarter of the workgroup, INLINE_SCAN_LOADS loads in flight at a time:
+        // every workgroup reads every tile's counts.
         if (invocation < kRadix) {
             s_digitTotal[invocation] = 0u;
             s_tilePrefix[invocation] = 0u;
         }
-#if VKSORT_SKIP_PASSES
-        if (DECIDES) clearVarying(); // the first reorder: the OR of every tile's varying bits
-#endif
+        beginDecision();
         barrier();
-#if VKSORT_SKIP_PASSES
-        if (DECIDES) addVarying(tilesVarying(0u, tiles));
-#endif
+        gatherDecision(tiles);
         uint quad = invocation % 4u, lanes = gl_WorkGroupSize.x / 4u;
         uvec4 all = uvec4(0u), before = uvec4(0u);
-        for (uint first = invocation / 4u; first < tiles; first += 4u * lanes) {
-            uvec4 c[4];
-            [[unroll]] for (uint k = 0u; k < 4u; ++k) {
+        for (uint first = invocation / 4u; first < tiles; first += INLINE_SCAN_LOADS * lanes) {
+            uvec4 c[INLINE_SCAN_LOADS];
+            [[unroll]] for (uint k = 0u; k < INLINE_SCAN_LOADS; ++k) {
                 uint t = first + k * lanes;
                 c[k] = t < tiles ? tableQuads[countQuadEntry(pc.countTable, quad, t)] : uvec4(0u);
             }
-            [[unroll]] for (uint k = 0u; k < 4u; ++k) {
+            [[unroll]] for (uint k = 0u; k < INLINE_SCAN_LOADS; ++k) {
                 all += c[k];
                 before += first + k * lanes < tile ? c[k] : uvec4(0u);
             }
@@ -138,43 +135,18 @@ void publishNextCounts() {
     }
 }
 
-#if !VKSORT_SKIP_PASSES
-// Every recorded pass runs: the last one maps the keys back to the caller's bit patterns and
-// counts nothing, as the push constants say (through a pass count, as the _skip kernels find it,
-// u32 keys took 1% longer at 2^20 on the H100). Where a variant tests it is measured (H100): u64
-// keys alone before the key loads (1% faster at 2^16 than after the ranking), every other variant
-// after the ranking (u32:u32 2.5-4% and u64 keys with values 0.5-1.5% faster at 2^16 than before).
-#define VKSORT_RECORDED_LAST_PASS bool last = pc.shift + kDigitBits >= pc.endBit; uint nextShift = pc.shift + kDigitBits
-#define VKSORT_LAST_PASS_EARLY (VKSORT_KEY_WORDS == 2 && VKSORT_VALUE_WORDS == 0)
-#endif
-
 void main() {
     uint tile = flatWorkgroupIndex();
     uint tiles = tileCount();
     if (tile >= tiles) return;
-    // Which pass this reorder sorts, how many run, and the next one's digit: decided by the first
-    // scan step, or below by the first reorder when it scans inline (vksort_config.h), and read
-    // through the uniform buffer; without VKSORT_SKIP_PASSES, VKSORT_RECORDED_LAST_PASS.
-    uint shift = pc.shift;
-#if !VKSORT_SKIP_PASSES && VKSORT_LAST_PASS_EARLY
-    VKSORT_RECORDED_LAST_PASS;
-#endif
-#if VKSORT_SKIP_PASSES
-    uint running, nextShift; // (from the decision: read here, or made below)
-    bool decided = !DECIDES || !inlineScan();
-    if (decided) {
-        running = passWord(kPassCount);
-        if (pc.pass >= running) return; // every key has the same digit in the passes left
-        if (pc.pass != 0u) shift = passWord(kPassShift + pc.pass);
-        nextShift = passWord(kPassShift + min(pc.pass + 1u, kMaxPasses - 1u));
-    }
-#endif
+    PassChoice pass = choosePass(inlineScan());
+    if (!pass.runs) return;
     uint tileBase = tile * TILE_SIZE;
     uint valid = min(TILE_SIZE, elementCount() - tileBase);
     TileLayout place = tileLayout(KEYS_PER_THREAD);
 
     // The keys' loads first, then the counts' (their latency hides behind the ranking).
-    DigitMap map = digitMap(shift, pc.endBit);
+    DigitMap map = digitMap(pass.shift, pc.endBit);
     Key keys[KEYS_PER_THREAD];
     loadKeys(keys, tileBase, valid, place);
     if (EARLY_VALUES) keysToSortOrder(keys, map);
@@ -182,24 +154,14 @@ void main() {
     if (!EARLY_VALUES) keysToSortOrder(keys, map);
     setDigits(keys, valid, place, map);
     rankTile(false); // (its barriers also publish the shared words written above)
-#if VKSORT_SKIP_PASSES
-    if (!decided) {
-        uint passes = runningPasses(gatheredVarying());
-        running = vksortRunningPassCount(passes);
-        nextShift = vksortRunningPassShift(passes, pc.shift, 1u);
-        if (tile == 0u) publishRunningPasses(passes, false);
-    }
-    // The last pass that runs maps the keys back to the caller's bit patterns and counts nothing.
-    bool last = pc.pass + 1u >= running;
-#elif !VKSORT_LAST_PASS_EARLY
-    VKSORT_RECORDED_LAST_PASS;
-#endif
+    decidePass(pass, tile);
     placeDigits();
     Value values[KEYS_PER_THREAD];
     if (EARLY_VALUES) loadValues(values, tileBase, valid, place);
     exchangeKeys(keys, place, VALUE_WORDS > 0u); // (its barrier publishes placeDigits' words)
-    if (!last) scatterKeysCountingNext(keys, valid, place, map, digitMap(nextShift, pc.endBit));
+    // The last pass that runs maps the keys back to the caller's bit patterns and counts nothing.
+    if (!pass.last) scatterKeysCountingNext(keys, valid, place, map, digitMap(pass.nextShift, pc.endBit));
     else scatterKeys(keys, valid, place, map, mapsKeys(map));
     scatterValues(keys, values, tileBase, valid, place, map);
-    if (!last) publishNextCounts();
+    if (!pass.last) publishNextCounts();
 }

@@ -16,10 +16,10 @@
 // Either way a reorder finds its tile's start of a digit from the pass's totals and the tile's
 // prefix, plus its range's prefix where there are several (reorder.comp).
 //
-// The first pass's scan step also ORs every tile's varying bits (made by the tile counts) and
-// writes which passes run (vksort_config.h).
+// The first pass's scan step may also decide which passes run (passes.glsl).
 
 #include "common.glsl"
+#include "passes.glsl"
 
 // Consecutive tiles each invocation scans per chunk in the one-range layout (the tuning row's).
 layout(constant_id = kSpecScanItemsPerThread) const uint SCAN_ITEMS_PER_THREAD = 16;
@@ -37,17 +37,6 @@ shared uint s_subgroupCounts[MAX_SUBGROUPS * kRadix];
 // Per digit: the counts of the range's tiles scanned so far (all of it at the end).
 shared uint s_carry[kRadix];
 shared uint s_ticket;
-#if VKSORT_SKIP_PASSES
-// The OR of tiles [begin, end)'s varying bits. Every invocation calls it (it has barriers).
-uvec2 reduceVarying(uint begin, uint end) {
-    clearVarying();
-    uvec2 bits = tilesVarying(begin, end);
-    barrier(); // s_varying is zeroed
-    addVarying(bits);
-    barrier();
-    return gatheredVarying();
-}
-#endif
 
 // Digit `digit` over tiles [begin, end): each count becomes the digit's count in the tiles from
 // `begin` to it; returns the digit's total there. Every invocation calls it (it has barriers).
@@ -170,10 +159,7 @@ void scanRange(uint range, uint tiles) {
     scanRangeDigits(begin, end);
     uint invocation = gl_LocalInvocationIndex;
     barrier();
-    // The first pass: the range's varying bits go out with its totals.
-#if VKSORT_SKIP_PASSES
-    uvec2 rangeBits = DECIDES ? reduceVarying(begin, end) : uvec2(0u);
-#endif
+    uvec2 rangeBits = rangeVarying(begin, end); // (the deciding step's: they go out with the totals)
     // The last workgroup to finish (the ticket's last value: nobody waits for anybody) turns the
     // ranges' totals into exclusive prefixes over the ranges and writes the pass's digit totals,
     // so that a reorder reads its tile's start in three words. One invocation publishes the
@@ -184,12 +170,7 @@ void scanRange(uint range, uint tiles) {
     // invocations' too, through barrier().
     if (invocation == 0u) {
         for (uint digit = 0u; digit < kRadix; ++digit) rangeWords[rangeTotalsEntry(range, digit)] = s_carry[digit];
-#if VKSORT_SKIP_PASSES
-        if (DECIDES) {
-            rangeWords[rangeVaryingEntry(range)] = rangeBits.x;
-            rangeWords[rangeVaryingEntry(range) + 1u] = rangeBits.y;
-        }
-#endif
+        publishRangeVarying(range, rangeBits);
     }
     memoryBarrierBuffer();
     if (invocation == 0u) s_ticket = atomicAdd(tables[kInfoScanTicket], 1u);
@@ -199,34 +180,16 @@ void scanRange(uint range, uint tiles) {
     if (s_ticket + 1u != ranges) return;
     memoryBarrierBuffer();
     scanRangeTotals(ranges);
-#if VKSORT_SKIP_PASSES
-    if (DECIDES) {
-        // The ranges' varying bits, an invocation per range (at most kScanRanges).
-        clearVarying();
-        barrier();
-        addVarying(invocation < ranges ? uvec2(rangeWords[rangeVaryingEntry(invocation)],
-                                               rangeWords[rangeVaryingEntry(invocation) + 1u])
-                                       : uvec2(0u));
-        barrier();
-        publishRunningPasses(runningPasses(gatheredVarying()), true);
-    }
-#endif
+    decideOverRanges(ranges);
 }
 
 void main() {
-    // A pass that does not run (vksort_config.h) scans nothing. Direct sorts do not launch it; an
-    // indirect sort's launch does not know, and scanning the stale counts of 8192 tiles cost such
-    // a pass 8 us (H100, u32 keys with 16 varying bits, 2^24 keys).
-#if VKSORT_SKIP_PASSES
-    if ((pc.flags & kFlagIndirect) != 0u && pc.pass != 0u && pc.pass >= passWord(kPassCount)) return;
-#endif
+    if (scanLeftOut()) return;
     uint tiles = tileCount();
     if (scanRanges(tiles) == 1u) {
         uint total = scanDigit(gl_WorkGroupID.x, 0u, tiles);
         if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, gl_WorkGroupID.x)] = total;
-#if VKSORT_SKIP_PASSES
-        if (DECIDES && gl_WorkGroupID.x == 0u) publishRunningPasses(runningPasses(reduceVarying(0u, tiles)), true);
-#endif
+        decideOverTiles(tiles);
     } else {
         scanRange(gl_WorkGroupID.x, tiles);
     }

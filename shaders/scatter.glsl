@@ -4,9 +4,8 @@
 //
 // After exchangeKeys, invocations hold the tile's keys in sorted order (keys[j] is the key at
 // sorted slot tileSlot(place, j)), so consecutive invocations hold consecutive keys of one digit
-// and their writes land in one run per digit and coalesce. (Writing each key straight from its
-// input slot to its destination, with no exchange, took twice as long on the H100 at 2^24 keys,
-// with every tile shape tried.)
+// and their writes land in one run per digit and coalesce, where writes straight from the input
+// slots would scatter over up to 16 runs per subgroup.
 
 // Global position minus position in the sorted tile of each digit's run: slot + offset is the
 // destination. The kernel fills it once it knows where its tile's digits go.
@@ -26,12 +25,11 @@ void scatterKeys(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitM
     }
 }
 
-// Values load after the ranking, which keeps the registers for itself. 32-bit keys with 32-bit
-// values load them before the keys' exchange (the kernels call loadValues then), so that the
-// loads' latency hides behind the keys' exchange and scatter; with wider keys or values the extra
-// live registers cost more than that hides, and their values wait until the keys are written
-// (H100: loading them early made u32:u32 1-2% faster and u64:u64 2% slower).
-const bool EARLY_VALUES = KEY_WORDS == 1u && VALUE_WORDS == 1u;
+// Values load after the ranking, which keeps the registers for itself: with EARLY_VALUES before
+// the keys' exchange (the reorder calls loadValues then), so that the loads' latency hides behind
+// the keys' exchange and scatter, at the cost of live registers; otherwise once the keys are
+// written. The tuning row's, per format.
+layout(constant_id = kSpecEarlyValues) const bool EARLY_VALUES = false;
 
 // The values follow their keys: loaded now unless EARLY_VALUES, in input order, exchanged as the
 // keys were, and written where their keys went (recomputed from the sorted keys rather than kept

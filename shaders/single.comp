@@ -9,7 +9,6 @@
 // be the input buffer itself: every key is read before any is written.
 
 #define VKSORT_RESTRICT
-#define VKSORT_WHOLE_TILE_LOOPS 0 // one copy of each per-key loop (tile.glsl)
 #include "common.glsl"
 #include "tile.glsl"
 #include "rank.glsl"

@@ -3,9 +3,7 @@
 // The first step of every multi-tile sort: how many keys of each digit value of the first pass each tile
 // holds (later passes' counts are made by the reorder before them). Writes counts table
 // pc.countTable, and zeroes this tile's entries of pc.zeroCountTable, which the first reorder adds
-// the second pass's counts into. The _skip variant also writes the tile's varying bits: the OR
-// over its keys of each key XOR the input's first key, in sort order, from which the next step
-// decides which passes run (vksort_config.h).
+// the second pass's counts into; also gathers the tile's varying bits (passes.glsl).
 //
 // Each invocation counts its keys in registers: sixteen 4-bit counters in two words (a shift and an
 // add per key: the step is otherwise bound by the counting, not the reads, for 32-bit keys), moved
@@ -19,6 +17,7 @@
 
 #include "common.glsl"
 #include "tile.glsl"
+#include "passes.glsl"
 
 layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
 
@@ -52,10 +51,8 @@ void main() {
     DigitMap map = digitMap(pc.shift, pc.endBit);
 
     if (gl_LocalInvocationIndex < kRadix) s_tileCounts[gl_LocalInvocationIndex] = 0u;
-#if VKSORT_SKIP_PASSES
-    clearVarying(); // the tile's varying bits
-#endif
-    OrderedKey reference = SKIP_PASSES ? orderedKey(keysIn[0], map) : OrderedKey(0u);
+    beginTileVarying();
+    OrderedKey reference = varyingReference(map);
     // The first scan step's ticket; each scan step leaves it 0 for the next.
     if (tile == 0u && gl_LocalInvocationIndex == 0u) tables[kInfoScanTicket] = 0u;
 
@@ -71,7 +68,7 @@ void main() {
         [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
             [[unroll]] for (uint k = 0u; k < KEYS_PER_VECTOR; ++k) {
                 OrderedKey ordered = orderedKey(vectorKey(vectors[i], k), map);
-                if (SKIP_PASSES) differs |= ordered ^ reference;
+                noteVarying(differs, ordered, reference);
                 countDigit(digitOf(ordered, map), nibbles);
                 if ((i * KEYS_PER_VECTOR + k) % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
             }
@@ -82,20 +79,18 @@ void main() {
             uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
             if (slot < valid) {
                 OrderedKey ordered = orderedKey(keysIn[tileBase + slot], map);
-                if (SKIP_PASSES) differs |= ordered ^ reference;
+                noteVarying(differs, ordered, reference);
                 countDigit(digitOf(ordered, map), nibbles);
             }
             if (j % kNibbleKeys == kNibbleKeys - 1u) spillNibbles(nibbles, counters);
         }
     }
     spillNibbles(nibbles, counters);
-    barrier(); // s_tileCounts is zeroed
+    barrier(); // s_tileCounts and the varying bits are zeroed
     // even[w] holds digits 4w and 4w + 2, odd[w] digits 4w + 1 and 4w + 3, in 16-bit fields.
     uvec4 even = subgroupAdd(counters & 0x00FF00FFu);
     uvec4 odd = subgroupAdd((counters >> 8u) & 0x00FF00FFu);
-#if VKSORT_SKIP_PASSES
-    addVarying(orderedWords(differs));
-#endif
+    addTileVarying(differs);
     if (subgroupElect()) {
         [[unroll]] for (uint w = 0u; w < 4u; ++w) {
             uint fields[4] = {even[w] & 0xFFFFu, odd[w] & 0xFFFFu, even[w] >> 16u, odd[w] >> 16u};
@@ -109,8 +104,6 @@ void main() {
         uint digit = gl_LocalInvocationIndex;
         tables[countEntry(pc.countTable, digit, tile)] = s_tileCounts[digit];
         tables[countEntry(pc.zeroCountTable, digit, tile)] = 0u;
-#if VKSORT_SKIP_PASSES
-        if (digit < 2u) tables[varyingEntry(tile) + digit] = gatheredVarying()[digit];
-#endif
+        publishTileVarying(tile, digit);
     }
 }

@@ -37,16 +37,14 @@ VKSORT_CONST kBindingValuesOut = 3u;
 VKSORT_CONST kBindingTables = 4u;
 /* The passes that run (the pass arguments' first kPassWords words, below) again, as a uniform
  * buffer: read through it, the reorder's digit and branches are uniform to the compilers, as
- * push constants are (read as a storage buffer they cost 3-7% on the H100 for keys that vary in
- * every digit). */
+ * push constants are. */
 VKSORT_CONST kBindingPasses = 5u;
 /* The pass arguments (see "Passes whose digit never varies"), outside the tables: which passes
- * run and the launches of the passes after the first, written through this binding by the steps
- * that may decide (the first pass's). Only their descriptor set (src/plan.hpp, kSetDeciding)
- * binds them here; every other set binds a spare range that nothing writes. So no later dispatch
- * writes what the uniform buffer and the indirect launches read, and only the deciding steps'
- * barriers have to reach those reads: on the H100 a barrier to the DRAW_INDIRECT stage costs
- * about 2.5 us, and uniform reads on every barrier cost a skipping sort of 2^16 keys 2%. */
+ * run and the launches of the passes after the first, written through this binding by the step
+ * that decides. Only its descriptor set binds them here; every other set binds a spare range that
+ * nothing writes. So no later dispatch writes what the uniform buffer and the indirect launches
+ * read, and only the deciding step's barrier has to reach those reads (the indirect and uniform
+ * stages). */
 VKSORT_CONST kBindingPassArgs = 6u;
 VKSORT_CONST kBindingCount = 7u;
 /* The launch arguments of an indirect sort (see "Launch arguments" below): the setup step, which
@@ -64,11 +62,14 @@ VKSORT_CONST kSpecExchangeBuffers = 3u; /* 1 or 2 tile-sized exchange buffers in
 VKSORT_CONST kSpecScanOneRangeMaxTiles = 4u;
 VKSORT_CONST kSpecScanRangeMinTiles = 5u;
 VKSORT_CONST kSpecScanItemsPerThread = 6u;
-/* 1: a step of a sorter that skips constant digits that may decide which passes run (the first
- * scan step; the first reorder where it scans inline or the GPU chooses); 0 in every other
- * pipeline, which so holds none of that code (with it the reorder used more registers and took
- * about 3% longer on the H100, u32 keys at 2^24). */
+/* 1: the step of a sorter that skips constant digits that decides which passes run
+ * (shaders/passes.glsl); 0 in every other pipeline, which so holds none of that code. */
 VKSORT_CONST kSpecDecides = 7u;
+/* The tuning row's per-kernel choices (src/tuning.hpp): */
+VKSORT_CONST kSpecWholeTileCopies = 8u; /* whole tiles take per-key loops without bounds tests (tile.glsl) */
+VKSORT_CONST kSpecEarlyValues = 9u;     /* the reorder loads values before the keys' exchange (scatter.glsl) */
+VKSORT_CONST kSpecLastPassEarly = 10u;  /* the reorder tests for the last pass before its loads (passes.glsl) */
+VKSORT_CONST kSpecInlineScanLoads = 11u; /* loads in flight per invocation in the inline scan (reorder.comp) */
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */
 /* Bits 0-1: how the key's bits map to an order-preserving unsigned integer. */
@@ -82,8 +83,8 @@ VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the ta
 /* The reorder (reorder.comp): */
 VKSORT_CONST kFlagInlineScan = 32u;     /* it sums the counts tables' rows itself: few tiles, no scan step */
 /* The reorders and the single-workgroup sort (keys travel between passes in sort order: common.glsl): */
-VKSORT_CONST kFlagMapIn = 128u;         /* it reads the caller's keys: map them to sort order as they load */
-VKSORT_CONST kFlagMapOut = 256u;        /* it writes the result: map the keys back as they are stored (single) */
+VKSORT_CONST kFlagMapIn = 64u;          /* it reads the caller's keys: map them to sort order as they load */
+VKSORT_CONST kFlagMapOut = 128u;        /* it writes the result: map the keys back as they are stored (single) */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
@@ -156,8 +157,7 @@ VKSORT_FUNC bool vksortInlineScan(VKSORT_U32 tiles, VKSORT_U32 inlineScanMaxTile
  * at once. In a direct sort with scan steps (many tiles) the later scan steps and reorders
  * launch indirectly from the pass arguments, and from r = kPassCount on launch no workgroup: a
  * pass left out then costs an empty dispatch and its barrier rather than every tile's workgroup
- * loading the decision (H100, u32 keys with 16 varying bits: 2^24 keys 0.413 ms against 0.390).
- * With few tiles that load costs less than an indirect launch, and an indirect sort may take the
+ * loading the decision. With few tiles that load costs less than an indirect launch, and an indirect sort may take the
  * single-workgroup sort, which writes no pass arguments: there the steps return at once. */
 VKSORT_CONST kMaxPasses = 16u;         /* 64-bit keys, all bits */
 VKSORT_CONST kPassShift = 0u;          /* kMaxPasses words: the lowest key bit of reorder r's digit */

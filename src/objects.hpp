@@ -76,4 +76,7 @@ VkResult memoryRequirements(const VksortSorter_T& sorter, const VksortMemoryRequ
 inline uint32_t keyWidthIndex(VksortKeyType type) { return vksortKeySize(type) == 8 ? 1u : 0u; }
 inline uint32_t valueWidthIndex(VksortValueType type) { return vksortValueSize(type) / 4u; }
 
+// vksortCreateSorter with the tuning row given (null: the device's, tuningFor), so that tests can
+// sort with rows made up for them.
+VkResult createSorter(const VksortSorterCreateInfo* info, const TuningRow* row, VksortSorter* sorter);
 } // namespace vksort

@@ -21,6 +21,27 @@ const SpirvBlob* findSpirv(const char* name) {
 
 namespace {
 
+// The specialization constants a pipeline gets besides its tile's and the scan's: whether it is
+// the deciding one, and the tuning row's code choices for its kernel and format (constants its
+// module does not declare are ignored).
+struct KernelChoices {
+    bool decides = false;
+    bool wholeTileCopies = false;
+    bool earlyValues = false;
+    bool lastPassEarly = false;
+    uint32_t inlineScanLoads = 1;
+};
+
+KernelChoices kernelChoices(const PipelineOptions& options, KernelTile tile, uint32_t keyWidth, uint32_t valueWidth) {
+    KernelChoices c;
+    const uint32_t format = formatBit(keyWidth, valueWidth);
+    c.wholeTileCopies = tile == KernelTile::Single ? options.singleWholeTileCopies : options.reorder.wholeTileCopies;
+    c.earlyValues = (options.reorder.earlyValues & format) != 0;
+    c.lastPassEarly = (options.reorder.lastPassEarly & format) != 0;
+    c.inlineScanLoads = std::max(1u, options.reorder.inlineScanLoads);
+    return c;
+}
+
 struct Creator {
     const Functions& fn;
     VkDevice device;
@@ -32,7 +53,7 @@ struct Creator {
     // Compiles one variant (`name`: the pipeline's, as listed); on failure names the call that
     // failed in *failure. Safe to call from several threads at once (Vulkan lets pipelines of one
     // device be created concurrently).
-    VkResult create(const SpirvBlob& blob, const char* name, const TileConfig& tile, bool decides,
+    VkResult create(const SpirvBlob& blob, const char* name, const TileConfig& tile, const KernelChoices& choices,
                     VkPipeline* pipeline, std::string* failure) const {
         VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
         moduleInfo.codeSize = blob.wordCount * sizeof(uint32_t);
@@ -46,14 +67,23 @@ struct Creator {
 
         // (A GLSL bool specialization constant is 4 bytes, VkBool32-sized.)
         // Every kernel gets every constant; a module that declares fewer ignores the rest.
-        const uint32_t constants[] = {tile.workgroupSize,         tile.keysPerThread,
-                                      tile.maxSubgroups,          tile.exchangeBuffers,
-                                      options.scan.oneRangeMaxTiles, options.scan.rangeMinTiles,
-                                      options.scan.itemsPerThread, decides ? 1u : 0u};
+        const uint32_t constants[] = {tile.workgroupSize,
+                                      tile.keysPerThread,
+                                      tile.maxSubgroups,
+                                      tile.exchangeBuffers,
+                                      options.scan.oneRangeMaxTiles,
+                                      options.scan.rangeMinTiles,
+                                      options.scan.itemsPerThread,
+                                      choices.decides ? 1u : 0u,
+                                      choices.wholeTileCopies ? 1u : 0u,
+                                      choices.earlyValues ? 1u : 0u,
+                                      choices.lastPassEarly ? 1u : 0u,
+                                      choices.inlineScanLoads};
         const VkSpecializationMapEntry entries[] = {
-            {kSpecWorkgroupSize, 0, 4},          {kSpecKeysPerThread, 4, 4},      {kSpecMaxSubgroups, 8, 4},
-            {kSpecExchangeBuffers, 12, 4},       {kSpecScanOneRangeMaxTiles, 16, 4}, {kSpecScanRangeMinTiles, 20, 4},
-            {kSpecScanItemsPerThread, 24, 4},    {kSpecDecides, 28, 4},
+            {kSpecWorkgroupSize, 0, 4},       {kSpecKeysPerThread, 4, 4},         {kSpecMaxSubgroups, 8, 4},
+            {kSpecExchangeBuffers, 12, 4},    {kSpecScanOneRangeMaxTiles, 16, 4}, {kSpecScanRangeMinTiles, 20, 4},
+            {kSpecScanItemsPerThread, 24, 4}, {kSpecDecides, 28, 4},              {kSpecWholeTileCopies, 32, 4},
+            {kSpecEarlyValues, 36, 4},        {kSpecLastPassEarly, 40, 4},        {kSpecInlineScanLoads, 44, 4},
         };
         static_assert(sizeof(entries) / sizeof(entries[0]) == sizeof(constants) / sizeof(constants[0]),
                       "a value per constant");
@@ -119,7 +149,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
         const SpirvBlob* blob;
         const char* name; // the pipeline's (Pipelines::name)
         const TileConfig* tile;
-        bool decides;
+        KernelChoices choices;
         VkPipeline* pipeline;
         VkResult result = VK_SUCCESS;
         std::string failure;
@@ -144,8 +174,9 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                 const bool deciding = options.skipPasses && info.decidingTwin;
                 for (uint32_t d = 0; d < (deciding ? 2u : 1u); ++d) {
                     p.name[kernel][d][k][v] = d == 0 ? name : name + "_deciding";
-                    jobs.push_back(
-                        Job{blob, p.name[kernel][d][k][v].c_str(), &tile, d == 1, &p.pipeline[kernel][d][k][v]});
+                    KernelChoices choices = kernelChoices(options, info.tile, k, v);
+                    choices.decides = d == 1;
+                    jobs.push_back(Job{blob, p.name[kernel][d][k][v].c_str(), &tile, choices, &p.pipeline[kernel][d][k][v]});
                 }
             }
         }
@@ -153,15 +184,14 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
 
     // The driver's compilation is most of the time: each pipeline is compiled on its own, the
     // calling thread and up to one helper thread per further pipeline taking the next one left,
-    // so that creation takes about as long as the slowest pipeline rather than the sum of all
-    // (one format on the H100 with an empty driver cache: 0.57-1.09 s one after another,
-    // 0.24-0.43 s at once). A helper that cannot be started leaves its share to the others.
+    // so that creation takes about as long as the slowest pipeline rather than the sum of all.
+    // A helper that cannot be started leaves its share to the others.
     Creator creator{fn, device, allocator, cache, options, p.layout};
     std::atomic<size_t> next{0};
     auto work = [&] {
         for (size_t i = next++; i < jobs.size(); i = next++) {
             Job& job = jobs[i];
-            job.result = creator.create(*job.blob, job.name, *job.tile, job.decides, job.pipeline, &job.failure);
+            job.result = creator.create(*job.blob, job.name, *job.tile, job.choices, job.pipeline, &job.failure);
         }
     };
     std::vector<std::thread> helpers;

@@ -10,6 +10,7 @@
 
 #include "functions.hpp"
 #include "kernels.hpp"
+#include "tuning.hpp"
 
 namespace vksort {
 
@@ -38,6 +39,8 @@ struct PipelineOptions {
     TileConfig singleTiles[kKeyWidths]; // the single-workgroup sort's, per key width (one tile size)
     TileConfig scanTile;   // the scan step (its workgroup size; keys per thread unused)
     ScanConfig scan;       // the scan step's shape, a specialization of every kernel that scans
+    TuningRow::Reorder reorder;        // the reorder's code choices (specialization constants)
+    bool singleWholeTileCopies = false; // the single-workgroup sort's (TuningRow::Single)
     bool subgroupShuffle = false;      // the device has subgroup shuffles: kernels with a twin use it
     bool skipPasses = false;           // VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT: the _skip twins
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice

@@ -37,9 +37,9 @@ struct TileConfig {
     uint32_t maxSubgroups = 0;  // specialization constant: workgroupSize / smallest subgroup size
     bool fullSubgroups = false; // pipelines are created with REQUIRE_FULL_SUBGROUPS
     // Specialization constant: 2 lets successive exchanges skip a barrier. The single-workgroup
-    // sort's tile only: shaders/rank.glsl argues it for that kernel's sequence of exchanges (in the
-    // reorder a second buffer's shared memory halves the resident workgroups: 14-58% slower on the
-    // H100).
+    // sort's tile only (TuningRow::Single): shaders/rank.glsl argues it for that kernel's sequence
+    // of exchanges; in the reorder a second buffer's shared memory would halve the resident
+    // workgroups.
     uint32_t exchangeBuffers = 1;
     uint32_t tileSize() const { return workgroupSize * keysPerThread; }
 };

@@ -64,32 +64,37 @@ struct Builder {
         nextTimestamp = slot + 1;
     }
 
-    // With the _skip kernels, a direct sort with scan steps launches pass p > 0's steps from the
-    // pass arguments that the first scan step writes as it decides which passes run (no
-    // workgroup when the pass does not run); that step's barrier makes them visible to the
-    // launches (shaders/vksort_config.h). Otherwise the steps of passes that do not run return
-    // early: with an inline scan that costs less, and a count read on the GPU may take the
-    // single-workgroup sort, where no step would write the pass arguments. One pass has no later
-    // launches.
-    static void reachLaunches(Step& scan) { scan.barrier = Barrier::ComputeAndIndirect; }
-    // A step that may write the decision (the first scan step; the first reorder where it scans
-    // inline, or where the GPU chooses) alone runs a deciding pipeline, binds the pass arguments
-    // (the forward direction), and reaches the later steps' uniform reads of them. A direct sort's
-    // first reorder after a scan step reads the decision like every later one.
-    static void writesDecision(Step& step) {
-        step.decides = true;
-        step.set = kSetDeciding;
+    // Which passes run, with a sorter that skips constant digits (shaders/passes.glsl): the first
+    // step that sees every tile's varying bits decides. That is the first scan step, or where the
+    // reorders scan inline the first reorder, whose every workgroup sums every tile's counts; an
+    // indirect sort, whose tile count only the GPU knows, makes both deciding (at run time the
+    // reorder decides only where it scans inline). The deciding step runs its kernel's deciding
+    // pipeline and binds the pass arguments (kSetDeciding); its barrier reaches the later steps'
+    // uniform reads of them and, in a direct sort with scan steps, where the later passes launch
+    // from them (no workgroup for a pass left out), the indirect reads. Elsewhere the steps of a
+    // pass left out return at once: with an inline scan that costs less than an indirect launch,
+    // and an indirect sort may take the single-workgroup sort, where no step writes them.
+    bool decides(const Step& step, bool inlineScan) const {
+        return in.skipPasses && step.pass == 0 &&
+               (step.kernel == Kernel::Scan || (step.kernel == Kernel::Reorder && (inlineScan || in.indirect)));
     }
-    static void launchFromPassArgs(Step& step, uint32_t argsPart) {
-        step.indirect = true;
-        step.passArgs = true;
-        step.argsWord = kPassLaunchOffset + step.pass * kPassArgsStride + argsPart;
+    bool launchesFromPassArgs(bool inlineScan) const {
+        return in.skipPasses && !in.indirect && !inlineScan && in.passes.passCount > 1;
+    }
+    void choosePasses(Step& step, bool inlineScan) const {
+        if (decides(step, inlineScan)) {
+            step.decides = true;
+            step.set = kSetDeciding;
+            if (launchesFromPassArgs(inlineScan)) step.barrier = Barrier::ComputeAndIndirect;
+        } else if (launchesFromPassArgs(inlineScan) && step.pass > 0) {
+            step.indirect = true;
+            step.passArgs = true;
+            step.argsWord = kPassLaunchOffset + step.pass * kPassArgsStride + (step.kernel == Kernel::Scan ? kPassScanArgs : 0);
+        }
     }
 
     // The first pass's counts per tile; then per pass a scan of them (none when tiles are few:
     // each reorder sums them itself) and a reorder, which also counts the next pass's digits.
-    // Which passes run, and so which digit each reorder sorts, is decided on the GPU from the keys
-    // by the first scan step, or without one by the first reorder (shaders/vksort_config.h).
     // An indirect sort plans for its capacity: a count read on the GPU has at most its tiles, so
     // where those are few enough for every reorder to scan inline, no scan step is recorded (the
     // setup then finds an inline scan for any count).
@@ -97,7 +102,6 @@ struct Builder {
         const uint32_t passCount = in.passes.passCount;
         const uint32_t tiles = ceilDiv(in.indirect ? in.maxCount : in.count, in.tile.tileSize());
         const bool inlineScan = vksortInlineScan(tiles, in.scan.inlineMaxTiles);
-        const bool passArgs = in.skipPasses && !in.indirect && !inlineScan && passCount > 1;
         Step& counts = add(Kernel::TileCounts, 0, kSetForward);
         counts.argsWord = kLaunchTileArgs;
         counts.constants.zeroCountTable = counts.constants.nextCountTable; // the first reorder adds into it
@@ -108,14 +112,11 @@ struct Builder {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kLaunchScanArgs;
                 if (!in.indirect) scan.grid = Grid{in.scan.workgroups(tiles), 1};
-                if (in.skipPasses && p == 0) writesDecision(scan);
-                if (passArgs && p == 0) reachLaunches(scan);
-                if (passArgs && p > 0) launchFromPassArgs(scan, kPassScanArgs);
+                choosePasses(scan, inlineScan);
             }
             Step& reorder = add(Kernel::Reorder, p, set);
             reorder.argsWord = kLaunchTileArgs;
-            if (passArgs && p > 0) launchFromPassArgs(reorder, 0);
-            if (in.skipPasses && p == 0 && (inlineScan || in.indirect)) writesDecision(reorder);
+            choosePasses(reorder, inlineScan);
             reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
             if (inlineScan && !in.indirect) reorder.constants.flags |= kFlagInlineScan;

@@ -30,11 +30,8 @@ enum class Barrier : uint32_t {
 struct Step {
     StepKind kind = StepKind::Dispatch;
     Kernel kernel = Kernel::TileCounts;
-    // May write the decision of which passes run (a sorter that skips constant digits: the first
-    // scan step; the first reorder where it scans inline, or where the GPU chooses). It runs the
-    // kernel's deciding pipeline (kernelInfo(kernel).decidingTwin; kSpecDecides), binds the pass
-    // arguments through kSetDeciding, and its barrier also makes its writes visible to the later
-    // steps' uniform-buffer reads of them (kBindingPasses).
+    // Decides which passes run (program.cpp says which step): runs the kernel's deciding pipeline,
+    // and its barrier also reaches the uniform reads of the decision.
     bool decides = false;
     BindingSet set = kSetForward;
     VksortPushConstants constants{};
@@ -84,5 +81,9 @@ struct Program {
 uint32_t orderFlags(VksortKeyType keyType, VksortOrder order);
 
 void buildProgram(const ProgramInput& input, Program* program);
+
+// The input of a sort with these bindings (src/sort.cpp, which turns a call into a program).
+ProgramInput programInput(const VksortSorter_T& sorter, const VksortBindings_T& bindings, const PassPlan& passes,
+                          VksortOrder order, uint32_t count, bool indirect);
 
 } // namespace vksort

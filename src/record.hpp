@@ -24,8 +24,4 @@ void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const Vkso
                    const Program& program, const TimestampTarget& timestamps,
                    const VkDescriptorBufferInfo* countSource = nullptr);
 
-// The program of a sort with these bindings.
-ProgramInput programInput(const VksortSorter_T& sorter, const VksortBindings_T& bindings, const PassPlan& passes,
-                          VksortOrder order, uint32_t count, bool indirect);
-
 } // namespace vksort

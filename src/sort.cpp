@@ -9,6 +9,24 @@
 
 using namespace vksort;
 
+ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBindings_T& bindings, const PassPlan& passes,
+                          VksortOrder order, uint32_t count, bool indirect) {
+    ProgramInput in;
+    in.tile = sorter.tile;
+    in.singleMaxCount = sorter.singleTiles[0].tileSize();
+    in.maxWorkgroupCountX = sorter.deviceInfo.facts.maxWorkgroupCount[0];
+    in.maxCount = bindings.maxCount;
+    in.rowStride = bindings.layout.rowStride;
+    in.keyFlags = orderFlags(bindings.keyType, order);
+    in.indexValues = bindings.valueType == VKSORT_VALUE_TYPE_INDEX;
+    in.passes = passes;
+    in.count = count;
+    in.indirect = indirect;
+    in.scan = sorter.scan;
+    in.skipPasses = sorter.skipPasses;
+    return in;
+}
+
 namespace {
 
 // Validates a sort request and plans its passes; shared by the query and the recordings.

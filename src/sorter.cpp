@@ -61,7 +61,11 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     VKSORT_REQUIRE((info.keyTypes & ~kAllKeyTypes) == 0, "keyTypes holds bits of no VksortKeyType");
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
     *pSorter = VK_NULL_HANDLE;
+    return createSorter(pCreateInfo, nullptr, pSorter);
+}
 
+VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const TuningRow* tuning, VksortSorter* pSorter) {
+    const VksortSorterCreateInfo& info = *pCreateInfo;
     Functions fn;
     if (const char* missing = loadFunctions(info.pfnGetInstanceProcAddr, info.pfnGetDeviceProcAddr, info.instance,
                                             info.device, &fn)) {
@@ -114,19 +118,22 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
     const bool skipPasses = (info.flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0;
     if (!descriptorLimitsFit(device.facts, skipPasses, &reason)) return fail(info, VK_ERROR_FEATURE_NOT_PRESENT, reason);
 
+    const TuningRow& row = tuning != nullptr ? *tuning : tuningFor(device.facts);
     TileConfig tile;
     SubgroupControl control;
     control.fullSubgroupsAvailable = sizeControl && device.computeFullSubgroups;
     control.requiredSize = required;
-    if (!chooseTileConfig(device.facts, info.workgroupSize, info.keysPerThread, control, &tile, &reason)) {
+    if (!chooseTileConfig(device.facts, row, info.workgroupSize, info.keysPerThread, control, &tile, &reason)) {
         return fail(info, VK_ERROR_FEATURE_NOT_PRESENT, reason);
     }
 
     PipelineOptions options;
     options.tile = tile;
-    for (uint32_t k = 0; k < kKeyWidths; ++k) options.singleTiles[k] = chooseSingleTileConfig(device.facts, tile, control, k);
-    options.scanTile = chooseScanTileConfig(device.facts, tile, control);
-    options.scan = chooseScanConfig(device.facts);
+    for (uint32_t k = 0; k < kKeyWidths; ++k) options.singleTiles[k] = chooseSingleTileConfig(device.facts, row, tile, control, k);
+    options.scanTile = chooseScanTileConfig(device.facts, row, tile, control);
+    options.scan = chooseScanConfig(row);
+    options.reorder = row.reorder;
+    options.singleWholeTileCopies = row.single.wholeTileCopies;
     options.subgroupShuffle = device.facts.subgroupShuffle;
     options.skipPasses = skipPasses;
     options.requiredSubgroupSize = required;

@@ -33,9 +33,10 @@ constexpr uint32_t kMaxKeysPerThread = 32;
 
 const TuningRow& tuningFor(const DeviceFacts& device) {
     for (const TuningRow& row : kTuningTable) {
-        if ((row.vendorID == 0 || row.vendorID == device.vendorID) &&
-            (row.subgroupSize == 0 || row.subgroupSize == device.subgroupSize) &&
-            device.maxSharedMemoryBytes >= row.minSharedMemoryBytes) {
+        const TuningRow::Match& m = row.match;
+        if ((m.vendorID == 0 || m.vendorID == device.vendorID) &&
+            (m.subgroupSize == 0 || m.subgroupSize == device.subgroupSize) &&
+            device.maxSharedMemoryBytes >= m.minSharedMemoryBytes) {
             return row;
         }
     }
@@ -44,42 +45,40 @@ const TuningRow& tuningFor(const DeviceFacts& device) {
 
 namespace {
 
-// A second exchange buffer where it fits beside the tile: one barrier fewer per exchange (H100,
-// one workgroup of 1024 to 4096 keys: u32:u32 4-4.5% faster, other formats within 1%). The tile
-// comes first: it decides which counts take one dispatch.
-TileConfig withExchangeBuffers(const DeviceFacts& device, TileConfig c) {
-    c.exchangeBuffers = 2;
-    if (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.exchangeBuffers = 1;
+// As many exchange buffers as the row asks for and fit beside the tile. The tile comes first: it
+// decides which counts take one dispatch.
+TileConfig withExchangeBuffers(const DeviceFacts& device, const TuningRow& row, TileConfig c) {
+    c.exchangeBuffers = std::max(1u, std::min(row.single.exchangeBuffers, 2u));
+    while (c.exchangeBuffers > 1 && singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes) --c.exchangeBuffers;
     return c;
 }
 
 } // namespace
 
-TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control,
-                                  uint32_t keyWidth) {
+TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                  const SubgroupControl& control, uint32_t keyWidth) {
     // Same workgroup, so the same subgroup rules; more keys per invocation while they fit.
-    const TuningRow& row = tuningFor(device);
     TileConfig c = main;
     c.exchangeBuffers = 1;
-    c.keysPerThread = std::max(main.keysPerThread, row.singleKeysPerThread);
+    c.keysPerThread = std::max(main.keysPerThread, row.single.keysPerThread);
     while (c.keysPerThread > main.keysPerThread &&
            (singleSharedMemoryBytes(c) > device.maxSharedMemoryBytes || c.tileSize() > kMaxTileSize)) {
         c.keysPerThread /= 2;
     }
     c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
-    c = withExchangeBuffers(device, c);
+    c = withExchangeBuffers(device, row, c);
     // 64-bit keys: the same tile over a wider workgroup where the row asks for one and it fits,
     // with the subgroup rules of chooseTileConfig for that width. Only shapes like the measured
     // one (512 x 8, as many exchange buffers): the row's fewest keys per invocation, no buffer fewer.
-    const uint32_t wide = row.singleWorkgroupSize64;
+    const uint32_t wide = row.single.workgroupSize64;
     if (keyWidth == 1 && wide > c.workgroupSize && isPowerOfTwo(wide) && c.tileSize() % wide == 0 &&
         wide <= workgroupLimit(device, control)) {
         TileConfig w = c;
         w.workgroupSize = wide;
         w.keysPerThread = c.tileSize() / wide;
         applySubgroupRules(device, control, &w);
-        w = withExchangeBuffers(device, w);
-        if (w.keysPerThread >= row.singleMinKeysPerThread64 && w.exchangeBuffers >= c.exchangeBuffers &&
+        w = withExchangeBuffers(device, row, w);
+        if (w.keysPerThread >= row.single.minKeysPerThread64 && w.exchangeBuffers >= c.exchangeBuffers &&
             singleSharedMemoryBytes(w) <= device.maxSharedMemoryBytes) {
             c = w;
         }
@@ -87,24 +86,24 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& m
     return c;
 }
 
-TileConfig chooseScanTileConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control) {
+TileConfig chooseScanTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                const SubgroupControl& control) {
     TileConfig c = main;
     c.keysPerThread = 1;
     // The same subgroup rules as the main configuration, for the wider workgroup; narrower while
     // its shared memory does not fit (one-lane subgroups need a row of counters each).
-    for (c.workgroupSize = std::min(tuningFor(device).scanWorkgroupSize, workgroupLimit(device, control));; c.workgroupSize /= 2) {
+    for (c.workgroupSize = std::min(row.scan.workgroupSize, workgroupLimit(device, control));; c.workgroupSize /= 2) {
         applySubgroupRules(device, control, &c);
         if (c.workgroupSize <= kRadix || scanSharedMemoryBytes(c) <= device.maxSharedMemoryBytes) break;
     }
     return c;
 }
 
-ScanConfig chooseScanConfig(const DeviceFacts& device) {
-    const TuningRow& row = tuningFor(device);
-    return ScanConfig{row.inlineScanMaxTiles, row.scanOneRangeMaxTiles, row.scanRangeMinTiles, row.scanItemsPerThread};
+ScanConfig chooseScanConfig(const TuningRow& row) {
+    return ScanConfig{row.scan.inlineMaxTiles, row.scan.oneRangeMaxTiles, row.scan.rangeMinTiles, row.scan.itemsPerThread};
 }
 
-bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
+bool chooseTileConfig(const DeviceFacts& device, const TuningRow& row, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
                       const SubgroupControl& control, TileConfig* config, std::string* reason) {
     uint32_t deviceMaxWorkgroup = workgroupLimit(device, control);
     if (device.minSubgroupSize == 0) {
@@ -123,7 +122,7 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
         }
         c.workgroupSize = workgroupOverride;
     } else {
-        c.workgroupSize = tuningFor(device).workgroupSize;
+        c.workgroupSize = row.tile.workgroupSize;
         while (c.workgroupSize > deviceMaxWorkgroup) c.workgroupSize /= 2;
         if (c.workgroupSize < kRadix) {
             *reason = "the device's workgroup limit " + std::to_string(deviceMaxWorkgroup) + " is below 16";
@@ -152,7 +151,7 @@ bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uin
     } else {
         // Shrink the tile until it fits: 16 KiB of shared memory (the Vulkan minimum) still fits
         // 256 x 8 keys.
-        c.keysPerThread = tuningFor(device).keysPerThread;
+        c.keysPerThread = row.tile.keysPerThread;
         while (c.keysPerThread > 1 && reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) c.keysPerThread /= 2;
         if (reorderSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
             *reason = "the device's shared memory (" + std::to_string(device.maxSharedMemoryBytes) +

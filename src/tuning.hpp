@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Tuning: every number chosen by measurement, one row per device class, and the choices that
-// follow from a row and the device's limits (clamped so that every row fits every Vulkan 1.1
-// device). A new device class is one new row; the measurement behind each value is written
-// beside it.
+// Tuning: every number and code choice made by measurement, one row per device class, and the
+// configurations that follow from a row and the device's limits (clamped so that every row fits
+// every Vulkan 1.1 device). A new device class is one new row; the measurement behind each value
+// is written beside it.
 #pragma once
 
 #include <cstdint>
@@ -12,68 +12,130 @@
 
 namespace vksort {
 
+// A format's bit in a row's per-format choices: key width index (0: 32-bit, 1: 64-bit) and value
+// width index (0: none, 1: 32-bit or argsort index, 2: 64-bit).
+constexpr uint32_t formatBit(uint32_t keyWidth, uint32_t valueWidth) { return 1u << (keyWidth * 3u + valueWidth); }
+constexpr uint32_t kAllFormats = 0x3Fu;
+
+// Every per-device choice, by what it tunes. Those under reorder and single reach the shaders as
+// specialization constants (shaders/vksort_config.h, kSpec*); the others shape the launches.
 struct TuningRow {
     // Which devices the row is for: the first row whose keys all match chooses. 0 matches any.
-    uint32_t vendorID;             // VkPhysicalDeviceProperties::vendorID
-    uint32_t subgroupSize;         // the device's default subgroup size
-    uint32_t minSharedMemoryBytes; // the row applies from this much shared memory per workgroup
-    // The tile of the tile-counts and reorder kernels: workgroupSize * keysPerThread keys.
-    uint32_t workgroupSize;
-    uint32_t keysPerThread;
-    // The single-workgroup sort: keys per invocation (over the same workgroup), which sets the
-    // largest count sorted in one dispatch; for 64-bit keys the same tile over this many
+    struct Match {
+        uint32_t vendorID = 0;             // VkPhysicalDeviceProperties::vendorID
+        uint32_t subgroupSize = 0;         // the device's default subgroup size
+        uint32_t minSharedMemoryBytes = 0; // the row applies from this much shared memory per workgroup
+    } match;
+    // The tile of the tile counts and the reorder: workgroupSize * keysPerThread keys.
+    struct Tile {
+        uint32_t workgroupSize = 0;
+        uint32_t keysPerThread = 0;
+    } tile;
+    // The reorder's code.
+    struct Reorder {
+        bool wholeTileCopies = true;  // whole tiles' loops without bounds tests (shaders/tile.glsl)
+        uint32_t earlyValues = 0;     // formats that load values before the keys' exchange (scatter.glsl)
+        uint32_t lastPassEarly = 0;   // formats that test for the last pass before the keys' loads (passes.glsl)
+        uint32_t inlineScanLoads = 4; // loads in flight per invocation in the inline scan (reorder.comp)
+    } reorder;
+    // The single-workgroup sort: keys per invocation over the main workgroup, which sets the
+    // largest count sorted in one dispatch; for 64-bit keys the same tile over workgroupSize64
     // invocations where the device allows it (0: the 32-bit keys' shape), and only with at least
-    // singleMinKeysPerThread64 keys each.
-    uint32_t singleKeysPerThread;
-    uint32_t singleWorkgroupSize64;
-    uint32_t singleMinKeysPerThread64;
-    // Sorts of up to this many tiles have no scan step: each reorder sums the counts of all
-    // tiles itself.
-    uint32_t inlineScanMaxTiles;
-    // The scan step: its workgroup (as wide as the device allows up to this), up to how many
-    // tiles one workgroup per digit scans them all (itemsPerThread tiles per invocation per
-    // chunk), and above that the smallest range of tiles per workgroup.
-    uint32_t scanWorkgroupSize;
-    uint32_t scanOneRangeMaxTiles;
-    uint32_t scanRangeMinTiles;
-    uint32_t scanItemsPerThread;
+    // minKeysPerThread64 keys each; up to exchangeBuffers tile-sized exchange buffers where they
+    // fit beside the tile (shaders/rank.glsl); its loops' whole-tile copies.
+    struct Single {
+        uint32_t keysPerThread = 0;
+        uint32_t workgroupSize64 = 0;
+        uint32_t minKeysPerThread64 = 0;
+        uint32_t exchangeBuffers = 1;
+        bool wholeTileCopies = false;
+    } single;
+    // Sorts of up to inlineMaxTiles tiles have no scan step: each reorder sums the counts of all
+    // tiles itself. Above, the scan step: its workgroup (as wide as the device allows up to
+    // workgroupSize), up to how many tiles one workgroup per digit scans them all (itemsPerThread
+    // tiles per invocation per chunk), and above that the smallest range of tiles per workgroup.
+    struct Scan {
+        uint32_t inlineMaxTiles = 0;
+        uint32_t workgroupSize = 0;
+        uint32_t oneRangeMaxTiles = 0;
+        uint32_t rangeMinTiles = 0;
+        uint32_t itemsPerThread = 0;
+    } scan;
 };
 
 constexpr uint32_t kVendorNvidia = 0x10DE;
 
-inline constexpr TuningRow kTuningTable[] = {
-    // NVIDIA, 32-wide subgroups, 48 KiB of shared memory (H100, driver 580; the H200 ran the same
-    // row). 256 x 8: sweeps of tiles from 128 x 8 to 256 x 16 at 2^16 to 2^24 keys (128 x 8 was
-    // 16% slower at 2^24, 256 x 5 to 7 slower from 2^20 up, 256 x 16 12% slower at 2^24).
-    // The single-workgroup sort as 256 x 16 (4096 keys in one dispatch): 512 x 8 and 1024 x 4 were
-    // 2-4% slower for 32-bit keys; for 64-bit keys 512 x 8 was 3-9% faster than 256 x 16.
-    // Inline scan up to 1024 tiles: it beat a scan step up to 1024 tiles and lost from 1536.
+// NVIDIA, 32-wide subgroups, 48 KiB of shared memory (H100, driver 580; the H200 runs the same row).
+constexpr TuningRow nvidiaRow() {
+    TuningRow r;
+    r.match.vendorID = kVendorNvidia;
+    r.match.subgroupSize = 32;
+    r.match.minSharedMemoryBytes = 48u * 1024u;
+    // Sweeps of 128 x 8 to 256 x 16 at 2^16 to 2^24 keys: 128 x 8 was 16% slower at 2^24, 256 x 5
+    // to 7 slower from 2^20 up, 256 x 16 12% slower at 2^24.
+    r.tile.workgroupSize = 256;
+    r.tile.keysPerThread = 8;
+    // The reorders are bound by instruction issue: the tests against `valid` cost about 3% at 2^24
+    // keys (4% for u32:u32 in loadValues alone).
+    r.reorder.wholeTileCopies = true;
+    // Early loads made u32:u32 1-2% faster and u64:u64 2% slower (their live registers).
+    r.reorder.earlyValues = formatBit(0, 1);
+    // u64 keys alone were 1% faster at 2^16 testing before the loads; u32:u32 2.5-4% and u64 keys
+    // with values 0.5-1.5% faster testing after the ranking.
+    r.reorder.lastPassEarly = formatBit(1, 0);
+    // Eight loads in flight were no faster for 32-bit keys.
+    r.reorder.inlineScanLoads = 4;
+    // 256 x 16 (4096 keys in one dispatch): 512 x 8 and 1024 x 4 were 2-4% slower for 32-bit keys;
+    // for 64-bit keys 512 x 8 was 3-9% faster than 256 x 16.
+    r.single.keysPerThread = 16;
+    r.single.workgroupSize64 = 512;
+    r.single.minKeysPerThread64 = 8;
+    // A second buffer saves a barrier per exchange: u32:u32 4-4.5% faster at 1024 to 4096 keys,
+    // other formats within 1%.
+    r.single.exchangeBuffers = 2;
+    // Copies in its loops made creating a sorter of every format from a cold cache 36% slower,
+    // for loops that run once per sort.
+    r.single.wholeTileCopies = false;
+    // The inline scan beat a scan step up to 1024 tiles and lost from 1536.
+    r.scan.inlineMaxTiles = 1024;
     // One range up to 3072 tiles: ranges lost up to 11% at 1536-2048 tiles, tied at 3072 and won
-    // 0.8-3% from about 3400. Ranges of at least 256 tiles, 16 tiles per invocation per chunk and
-    // the 1024-invocation scan workgroup are the shapes the ranged scan step was measured with.
-    {kVendorNvidia, 32, 48u * 1024u, 256, 8, 16, 512, 8, 1024, 1024, 3072, 256, 16},
-    // Every other device: not measured; the NVIDIA row's shapes, clamped to the device, with the
-    // inline scan up to 256 tiles, the limit it had before it was measured.
-    {0, 0, 0, 256, 8, 16, 512, 8, 256, 1024, 3072, 256, 16},
-};
+    // 0.8-3% from about 3400. The 1024-invocation workgroup, ranges of at least 256 tiles and 16
+    // tiles per invocation per chunk are the shapes the ranged scan step was measured with.
+    r.scan.workgroupSize = 1024;
+    r.scan.oneRangeMaxTiles = 3072;
+    r.scan.rangeMinTiles = 256;
+    r.scan.itemsPerThread = 16;
+    return r;
+}
+
+// Every other device: not measured; the NVIDIA row's shapes, clamped to the device, with the
+// inline scan up to 256 tiles, the limit it had before it was measured.
+constexpr TuningRow otherRow() {
+    TuningRow r = nvidiaRow();
+    r.match = TuningRow::Match{};
+    r.scan.inlineMaxTiles = 256;
+    return r;
+}
+
+inline constexpr TuningRow kTuningTable[] = {nvidiaRow(), otherRow()};
 const TuningRow& tuningFor(const DeviceFacts& device);
 
 // Picks the tile configuration for a device; overrides of 0 mean "choose". Returns false with a
 // reason when an override or the device cannot work.
-bool chooseTileConfig(const DeviceFacts& device, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
+bool chooseTileConfig(const DeviceFacts& device, const TuningRow& row, uint32_t workgroupOverride, uint32_t keysPerThreadOverride,
                       const SubgroupControl& control, TileConfig* config, std::string* reason);
 
 // The configuration of the single-workgroup sort of keys of `keyWidth` (0: 32-bit, 1: 64-bit),
 // derived from the main one. Its tile size, the largest count one dispatch sorts, is the same for
 // both widths.
-TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control,
+TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main, const SubgroupControl& control,
                                   uint32_t keyWidth);
 
 // The scan step's workgroup: as wide as the device allows up to the row's scanWorkgroupSize and
 // its shared memory fits, so that one chunk covers many tiles.
-TileConfig chooseScanTileConfig(const DeviceFacts& device, const TileConfig& main, const SubgroupControl& control);
+TileConfig chooseScanTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main, const SubgroupControl& control);
 
 // The row's inline-scan and scan-step limits.
-ScanConfig chooseScanConfig(const DeviceFacts& device);
+ScanConfig chooseScanConfig(const TuningRow& row);
 
 } // namespace vksort

@@ -430,7 +430,7 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
     uint32_t n = 0;
     const vksort::ScanConfig& shape = s->scan;
     const uint32_t inlineMax = shape.inlineMaxTiles;
-    const uint32_t scanWidth = vksort::tuningFor(s->deviceInfo.facts).scanWorkgroupSize;
+    const uint32_t scanWidth = vksort::tuningFor(s->deviceInfo.facts).scan.workgroupSize;
     // One range; ranges of the row's smallest range, the last short; and 64 ranges of more tiles
     // than the scan workgroup is wide (chunks carried within a range; the last workgroup scans 1024
     // range totals), the last only for u32 keys ascending, as it is large.

@@ -67,9 +67,9 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     std::string reason;
     SubgroupControl control;
     control.fullSubgroupsAvailable = true;
-    REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
-    CHECK(c.workgroupSize == tuningFor(f).workgroupSize);
-    CHECK(c.keysPerThread == tuningFor(f).keysPerThread);
+    REQUIRE(chooseTileConfig(f, tuningFor(f), 0, 0, control, &c, &reason));
+    CHECK(c.workgroupSize == tuningFor(f).tile.workgroupSize);
+    CHECK(c.keysPerThread == tuningFor(f).tile.keysPerThread);
     CHECK(c.fullSubgroups);
     CHECK(c.maxSubgroups == c.workgroupSize / 32);
     CHECK(reorderSharedMemoryBytes(c) <= f.maxSharedMemoryBytes);
@@ -77,22 +77,22 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     // Without subgroup size control the shared arrays are sized the same, for the narrowest
     // subgroups the device reports (its size-control minimum where it reports one): the shaders
     // prove full subgroups at run time, and share counters in turns where a launch has more.
-    REQUIRE(chooseTileConfig(f, 0, 0, SubgroupControl{}, &c, &reason));
+    REQUIRE(chooseTileConfig(f, tuningFor(f), 0, 0, SubgroupControl{}, &c, &reason));
     CHECK_FALSE(c.fullSubgroups);
     CHECK(c.maxSubgroups == c.workgroupSize / 32);
     DeviceFacts varying = f;
     varying.minSubgroupSize = 8; // e.g. a device that reports 8 to 32 lanes
-    REQUIRE(chooseTileConfig(varying, 0, 0, SubgroupControl{}, &c, &reason));
+    REQUIRE(chooseTileConfig(varying, tuningFor(varying), 0, 0, SubgroupControl{}, &c, &reason));
     CHECK(c.maxSubgroups == c.workgroupSize / 8);
-    CHECK(chooseScanTileConfig(varying, c, SubgroupControl{}).maxSubgroups ==
-          chooseScanTileConfig(varying, c, SubgroupControl{}).workgroupSize / 8);
+    CHECK(chooseScanTileConfig(varying, tuningFor(varying), c, SubgroupControl{}).maxSubgroups ==
+          chooseScanTileConfig(varying, tuningFor(varying), c, SubgroupControl{}).workgroupSize / 8);
 
     // The Vulkan minimum of 16 KiB shared memory still gets a working tile.
     f.maxSharedMemoryBytes = 16384;
-    REQUIRE(chooseTileConfig(f, 0, 0, SubgroupControl{}, &c, &reason));
+    REQUIRE(chooseTileConfig(f, tuningFor(f), 0, 0, SubgroupControl{}, &c, &reason));
     CHECK(reorderSharedMemoryBytes(c) <= 16384);
     for (uint32_t keyWidth : {0u, 1u}) {
-        CHECK(singleSharedMemoryBytes(chooseSingleTileConfig(f, c, SubgroupControl{}, keyWidth)) <= 16384);
+        CHECK(singleSharedMemoryBytes(chooseSingleTileConfig(f, tuningFor(f), c, SubgroupControl{}, keyWidth)) <= 16384);
     }
 
     // The single-workgroup sort's tile does not shrink for its second exchange buffer, which it
@@ -102,20 +102,20 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
         INFO(bytes << " bytes of shared memory");
         f = typicalGpu();
         f.maxSharedMemoryBytes = bytes;
-        REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
-        TileConfig single = chooseSingleTileConfig(f, c, control, 0);
+        REQUIRE(chooseTileConfig(f, tuningFor(f), 0, 0, control, &c, &reason));
+        TileConfig single = chooseSingleTileConfig(f, tuningFor(f), c, control, 0);
         CHECK(singleSharedMemoryBytes(single) <= bytes);
         CHECK(single.exchangeBuffers == (bytes == 49152u ? 2u : 1u));
         CHECK(single.tileSize() == (bytes == 16384u ? c.tileSize() : 4096u));
         CHECK(single.workgroupSize == c.workgroupSize);
-        TileConfig wide = chooseSingleTileConfig(f, c, control, 1);
+        TileConfig wide = chooseSingleTileConfig(f, tuningFor(f), c, control, 1);
         CHECK(wide.tileSize() == single.tileSize());
         // (16 KiB: a tile of 2048 keys would give 512 x 4, unlike the measured shape.)
         if (bytes == 16384u) {
             CHECK(wide.workgroupSize == single.workgroupSize);
             continue;
         }
-        CHECK(wide.workgroupSize == tuningFor(f).singleWorkgroupSize64);
+        CHECK(wide.workgroupSize == tuningFor(f).single.workgroupSize64);
         CHECK(wide.maxSubgroups == wide.workgroupSize / 32);
         CHECK(wide.fullSubgroups);
         CHECK(singleSharedMemoryBytes(wide) <= bytes);
@@ -124,22 +124,22 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     // A device whose workgroups stop short of that width keeps the 32-bit keys' shape.
     f = typicalGpu();
     f.maxWorkgroupInvocations = 256;
-    REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
-    CHECK(chooseSingleTileConfig(f, c, control, 1).workgroupSize == 256);
-    CHECK(chooseSingleTileConfig(f, c, control, 1).tileSize() == chooseSingleTileConfig(f, c, control, 0).tileSize());
+    REQUIRE(chooseTileConfig(f, tuningFor(f), 0, 0, control, &c, &reason));
+    CHECK(chooseSingleTileConfig(f, tuningFor(f), c, control, 1).workgroupSize == 256);
+    CHECK(chooseSingleTileConfig(f, tuningFor(f), c, control, 1).tileSize() == chooseSingleTileConfig(f, tuningFor(f), c, control, 0).tileSize());
 
     // Overrides that cannot work are refused with a reason.
     f = typicalGpu();
-    CHECK_FALSE(chooseTileConfig(f, 100, 0, control, &c, &reason));
-    CHECK_FALSE(chooseTileConfig(f, 2048, 0, control, &c, &reason));
-    CHECK_FALSE(chooseTileConfig(f, 256, 300, control, &c, &reason));
-    CHECK_FALSE(chooseTileConfig(f, 1024, 64, control, &c, &reason));
+    CHECK_FALSE(chooseTileConfig(f, tuningFor(f), 100, 0, control, &c, &reason));
+    CHECK_FALSE(chooseTileConfig(f, tuningFor(f), 2048, 0, control, &c, &reason));
+    CHECK_FALSE(chooseTileConfig(f, tuningFor(f), 256, 300, control, &c, &reason));
+    CHECK_FALSE(chooseTileConfig(f, tuningFor(f), 1024, 64, control, &c, &reason));
     CHECK(reason.find("at most 32") != std::string::npos);
     // Ranks are 16-bit: a made-up device with 4096-invocation workgroups and room to spare
     // still cannot take a 131072-key tile.
     f.maxWorkgroupInvocations = f.maxWorkgroupSizeX = 4096;
     f.maxSharedMemoryBytes = 1u << 20;
-    CHECK_FALSE(chooseTileConfig(f, 4096, 32, control, &c, &reason));
+    CHECK_FALSE(chooseTileConfig(f, tuningFor(f), 4096, 32, control, &c, &reason));
     CHECK(reason.find("131072") != std::string::npos);
 }
 
@@ -153,15 +153,15 @@ TEST_CASE("a required subgroup size bounds every workgroup by maxComputeWorkgrou
     control.requiredSize = 4; // at most 128 invocations
     TileConfig c;
     std::string reason;
-    REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
+    REQUIRE(chooseTileConfig(f, tuningFor(f), 0, 0, control, &c, &reason));
     CHECK(c.workgroupSize == 128);
-    CHECK(chooseSingleTileConfig(f, c, control, 0).workgroupSize == 128);
-    CHECK(chooseSingleTileConfig(f, c, control, 1).workgroupSize == 128);
-    CHECK_FALSE(chooseTileConfig(f, 256, 0, control, &c, &reason));
+    CHECK(chooseSingleTileConfig(f, tuningFor(f), c, control, 0).workgroupSize == 128);
+    CHECK(chooseSingleTileConfig(f, tuningFor(f), c, control, 1).workgroupSize == 128);
+    CHECK_FALSE(chooseTileConfig(f, tuningFor(f), 256, 0, control, &c, &reason));
     CHECK(reason.find("maxComputeWorkgroupSubgroups") != std::string::npos);
     control.requiredSize = 0; // no pin: the device's own limits
-    REQUIRE(chooseTileConfig(f, 0, 0, control, &c, &reason));
-    CHECK(c.workgroupSize == tuningFor(f).workgroupSize);
+    REQUIRE(chooseTileConfig(f, tuningFor(f), 0, 0, control, &c, &reason));
+    CHECK(c.workgroupSize == tuningFor(f).tile.workgroupSize);
 }
 
 TEST_CASE("tuning table: the first matching row, and a row for every device", "[plan]") {
@@ -178,24 +178,24 @@ TEST_CASE("tuning table: the first matching row, and a row for every device", "[
     // The last row matches anything, and every row's tile works on the smallest device once
     // chooseTileConfig clamps it.
     const TuningRow& last = kTuningTable[sizeof(kTuningTable) / sizeof(kTuningTable[0]) - 1];
-    CHECK(last.vendorID == 0);
-    CHECK(last.subgroupSize == 0);
-    CHECK(last.minSharedMemoryBytes == 0);
+    CHECK(last.match.vendorID == 0);
+    CHECK(last.match.subgroupSize == 0);
+    CHECK(last.match.minSharedMemoryBytes == 0);
     DeviceFacts unknown = typicalGpu();
     unknown.vendorID = 0x1234;
     CHECK(&tuningFor(unknown) == &last);
     for (const TuningRow& row : kTuningTable) {
-        CHECK(isPowerOfTwo(row.workgroupSize));
-        CHECK(row.keysPerThread >= 1);
-        CHECK(row.singleKeysPerThread >= row.keysPerThread);
-        CHECK((row.singleWorkgroupSize64 == 0 || isPowerOfTwo(row.singleWorkgroupSize64)));
+        CHECK(isPowerOfTwo(row.tile.workgroupSize));
+        CHECK(row.tile.keysPerThread >= 1);
+        CHECK(row.single.keysPerThread >= row.tile.keysPerThread);
+        CHECK((row.single.workgroupSize64 == 0 || isPowerOfTwo(row.single.workgroupSize64)));
         DeviceFacts small = typicalGpu();
-        small.vendorID = row.vendorID;
-        small.subgroupSize = row.subgroupSize != 0 ? row.subgroupSize : 32;
-        small.maxSharedMemoryBytes = std::max(row.minSharedMemoryBytes, 16384u);
+        small.vendorID = row.match.vendorID;
+        small.subgroupSize = row.match.subgroupSize != 0 ? row.match.subgroupSize : 32;
+        small.maxSharedMemoryBytes = std::max(row.match.minSharedMemoryBytes, 16384u);
         TileConfig c;
         std::string reason;
-        CHECK(chooseTileConfig(small, 0, 0, SubgroupControl{}, &c, &reason));
+        CHECK(chooseTileConfig(small, tuningFor(small), 0, 0, SubgroupControl{}, &c, &reason));
         CHECK(reorderSharedMemoryBytes(c) <= small.maxSharedMemoryBytes);
     }
 }
@@ -207,24 +207,23 @@ TEST_CASE("tuning rows: the scan step's shape and the inline scan come from the 
     unknown.vendorID = 0x1234;
     for (const DeviceFacts& device : {nvidia, unknown}) {
         const TuningRow& row = tuningFor(device);
-        const ScanConfig scan = chooseScanConfig(device);
-        CHECK(scan.inlineMaxTiles == row.inlineScanMaxTiles);
-        CHECK(scan.oneRangeMaxTiles == row.scanOneRangeMaxTiles);
-        CHECK(scan.rangeMinTiles == row.scanRangeMinTiles);
-        CHECK(scan.itemsPerThread == row.scanItemsPerThread);
+        const ScanConfig scan = chooseScanConfig(tuningFor(device));
+        CHECK(scan.inlineMaxTiles == row.scan.inlineMaxTiles);
+        CHECK(scan.oneRangeMaxTiles == row.scan.oneRangeMaxTiles);
+        CHECK(scan.rangeMinTiles == row.scan.rangeMinTiles);
+        CHECK(scan.itemsPerThread == row.scan.itemsPerThread);
         // The scan workgroup: the row's width where the device allows it.
         TileConfig main;
         std::string reason;
-        REQUIRE(chooseTileConfig(device, 0, 0, SubgroupControl{}, &main, &reason));
-        CHECK(chooseScanTileConfig(device, main, SubgroupControl{}).workgroupSize == row.scanWorkgroupSize);
+        REQUIRE(chooseTileConfig(device, tuningFor(device), 0, 0, SubgroupControl{}, &main, &reason));
+        CHECK(chooseScanTileConfig(device, tuningFor(device), main, SubgroupControl{}).workgroupSize == row.scan.workgroupSize);
         DeviceFacts narrow = device;
         narrow.maxWorkgroupInvocations = narrow.maxWorkgroupSizeX = 256;
-        CHECK(chooseScanTileConfig(narrow, main, SubgroupControl{}).workgroupSize == 256);
+        CHECK(chooseScanTileConfig(narrow, tuningFor(narrow), main, SubgroupControl{}).workgroupSize == 256);
     }
-    // What was measured on the H100 (the row's comment): the inline scan up to 1024 tiles; devices
-    // nobody measured keep the inline scan's first limit.
-    CHECK(chooseScanConfig(nvidia).inlineMaxTiles == 1024);
-    CHECK(chooseScanConfig(unknown).inlineMaxTiles == 256);
+    // The NVIDIA row's inline scan reaches 1024 tiles; devices nobody measured keep 256.
+    CHECK(chooseScanConfig(tuningFor(nvidia)).inlineMaxTiles == 1024);
+    CHECK(chooseScanConfig(tuningFor(unknown)).inlineMaxTiles == 256);
 }
 
 TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
@@ -299,8 +298,7 @@ TEST_CASE("scan step: one workgroup per digit up to a few thousand tiles, then u
     // vksort_config.h's launch rule, shared by the host's grids and the setup's indirect arguments,
     // with the limits of every tuning row.
     for (const TuningRow& row : kTuningTable) {
-        const ScanConfig scan{row.inlineScanMaxTiles, row.scanOneRangeMaxTiles, row.scanRangeMinTiles,
-                              row.scanItemsPerThread};
+        const ScanConfig scan = chooseScanConfig(row);
         const uint32_t oneRange = scan.oneRangeMaxTiles, rangeMin = scan.rangeMinTiles;
         INFO("one range up to " << oneRange << " tiles, ranges of at least " << rangeMin);
         CHECK(scan.ranges(0) == 0);

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "objects.hpp"
 #include "plan.hpp"
 #include "support.hpp"
+#include "tuning.hpp"
 
 using hostdata::Distribution;
 using vktest::Case;
@@ -418,4 +420,54 @@ TEST_CASE("timestamps: one query per dispatch slot, in order, none past the rang
     ctx.destroyBuffer(countBuffer);
     vkDestroyQueryPool(ctx.device(), pool, nullptr);
     vktest::requireCleanValidation();
+}
+
+TEST_CASE("a made-up tuning row sorts every path correctly", "[sort][tuning]") {
+    // A new device class is one new row (src/tuning.hpp): a row unlike the shipped ones in every
+    // field, its code choices the opposite of theirs, sorts correctly through every path: the
+    // single-workgroup sort, the inline scan, one scan range and several.
+    vksort::TuningRow row;
+    row.match = {0x1234, 16, 0};
+    row.tile = {64, 3}; // 192 keys, not a whole number of 16-byte vectors per invocation
+    row.reorder.wholeTileCopies = false;
+    row.reorder.earlyValues = vksort::kAllFormats & ~vksort::kTuningTable[0].reorder.earlyValues;
+    row.reorder.lastPassEarly = vksort::kAllFormats & ~vksort::kTuningTable[0].reorder.lastPassEarly;
+    row.reorder.inlineScanLoads = 3;
+    row.single = {6, 128, 2, 1, true}; // 384 keys in one workgroup; 64-bit keys over 128 invocations
+    row.scan = {4, 64, 24, 8, 3};      // inline up to 4 tiles, one range up to 24, ranges of 8 or more
+    vkctx::Context& ctx = vktest::context();
+    const VksortKeyType keys[] = {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT32, VKSORT_KEY_TYPE_INT64,
+                                  VKSORT_KEY_TYPE_FLOAT64};
+    const VksortValueType values[] = {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX,
+                                      VKSORT_VALUE_TYPE_UINT64};
+    for (bool skip : {false, true}) {
+        SorterOptions options;
+        options.skipPasses = skip;
+        VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
+        VksortSorter sorter = VK_NULL_HANDLE;
+        REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+        const VksortSorterProperties p = vktest::properties(sorter);
+        REQUIRE(p.tileSize == 192);
+        REQUIRE(p.singleDispatchMaxCount == 384);
+        // One key; the single-workgroup limit and one past it; the inline scan's last count; one
+        // range; four ranges; 38 ranges, the last short.
+        const uint32_t counts[] = {1, 384, 385, 4 * 192, 4 * 192 + 1, 25 * 192 - 7, 300 * 192 + 5};
+        uint32_t n = 0;
+        for (uint32_t count : counts) {
+            for (size_t f = 0; f < 4; ++f) {
+                Case c;
+                c.key = keys[(f + count) % 4];
+                c.value = values[f];
+                c.count = count;
+                c.dist = n % 3 == 0 ? vktest::dist(Distribution::Few, 5) : vktest::dist(Distribution::Uniform);
+                c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+                c.maxCount = count + (n % 4) * 100;
+                c.seed = 900 + n++;
+                c.sorter = options;
+                INFO("made-up row, " << (skip ? "skipping sorter, " : "") << c.describe());
+                vktest::sortAndCheck(c, sorter);
+            }
+        }
+        vksortDestroySorter(sorter);
+    }
 }

@@ -60,15 +60,14 @@
  *     SHADER_READ | SHADER_WRITE).
  *   After: the result is written by COMPUTE_SHADER with SHADER_WRITE; put a barrier from there
  *     to your consumer's stage and access before you read it. Its last accesses to the scratch
- *     buffer are COMPUTE_SHADER reads and writes (and, for vksortCmdSortIndirect or a sorter
- *     that skips constant digits, DRAW_INDIRECT INDIRECT_COMMAND_READ), and so are its last
- *     accesses to your keys and values ranges, wherever the result lands (a sort that leaves it
- *     in scratch last reads them); include those stages before you write any of them again.
- *   Between its own dispatches the sort records global memory barriers compute-write ->
- *   compute-read/write; after a dispatch that writes the launch arguments of later ones (in
- *   vksortCmdSortIndirect, and in a sort by a sorter that skips constant digits) they also
- *   reach DRAW_INDIRECT INDIRECT_COMMAND_READ, and after one that writes what later ones read as
- *   a uniform buffer, UNIFORM_READ. It binds its own compute
+ *     buffer are among COMPUTE_SHADER reads and writes (UNIFORM_READ included) and DRAW_INDIRECT
+ *     INDIRECT_COMMAND_READ, and its last accesses to your keys and values ranges are
+ *     COMPUTE_SHADER reads and writes, wherever the result lands (a sort that leaves it in
+ *     scratch last reads them); include those stages before you write any of them again.
+ *   Between its own dispatches the sort records the global memory barriers its own writes need:
+ *   COMPUTE_SHADER writes to COMPUTE_SHADER reads and writes, and where a dispatch writes what
+ *   later ones read as launch arguments or as a uniform buffer, to DRAW_INDIRECT
+ *   INDIRECT_COMMAND_READ and UNIFORM_READ too. It binds its own compute
  *   pipeline, descriptor set 0 with its own pipeline layout (which, by Vulkan's
  *   layout-compatibility rules, can disturb any compute descriptor set you had bound) and its
  *   push constants: rebind the compute pipeline, every compute descriptor set and the push
@@ -200,17 +199,16 @@ typedef enum VksortSorterCreateFlagBits {
     /* For keys that leave whole 4-bit digits the same in every key: tile ids packed above depths,
      * counts or indices far below 2^32, Morton codes of a grid much smaller than the key. Every
      * multi-tile sort by this sorter finds on the GPU, from the keys it sorts, which digits of the
-     * sorted bit range are the same in every key, and leaves out their passes. In a
-     * vksortCmdSort with a scan step per pass (more tiles than the reorders scan inline) every
-     * pass after the first is an indirect dispatch (vkCmdDispatchIndirect) whose arguments the
-     * first scan step writes into the scratch buffer, and a pass left out launches no workgroup;
-     * otherwise the dispatches of a pass left out return at once. Either way its dispatches and
-     * barriers remain recorded. The result is
-     * the same sort and lands where VksortSortResult says: where an odd number of passes would be
-     * left out, one of them runs anyway. The sorter compiles its own variants of the tile-counts,
-     * scan and reorder kernels, which cost 2-5% on the H100 on keys that vary in every
-     * digit (docs/PERFORMANCE.md, "Keys that use few bits"); sorts of at most
-     * singleDispatchMaxCount keys are unchanged. */
+     * sorted bit range are the same in every key, and leaves out their passes: in a
+     * vksortCmdSort with a scan step per pass (more tiles than the reorders scan inline) the
+     * passes after the first are indirect dispatches (vkCmdDispatchIndirect) whose arguments the
+     * sort writes into the scratch buffer once it has decided, and a pass left out launches no
+     * workgroup; otherwise the dispatches of a pass left out return at once. Either way its
+     * dispatches and barriers remain recorded. The result is the same sort and lands where
+     * VksortSortResult says: where an odd number of passes would be left out, one of them runs
+     * anyway. The sorter compiles its own variants of the tile-counts, scan and reorder kernels,
+     * a few percent slower on keys that vary in every digit (docs/PERFORMANCE.md, "Keys that use
+     * few bits"); sorts of at most singleDispatchMaxCount keys are unchanged. */
     VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT = 0x00000004,
     /* Without this flag vksortCreateSorter compiles its pipelines concurrently: on the calling
      * thread and on up to one helper thread per further pipeline (at most the host's hardware
@@ -353,8 +351,7 @@ typedef struct VksortPipelineInfo {
      * width in 32-bit words (v0 none, v1, v2), "_shuffle" for the single-workgroup sort's
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
-     * "_deciding" for the steps of that sorter that may decide which passes run: its first scan
-     * step, and its first reorder where the reorders scan inline or the count is read on the GPU
+     * "_deciding" for that sorter's pipelines of the dispatch that decides which passes run
      * (e.g. "reorder_k1_v0_skip_deciding"). Unique within the sorter; a NUL-terminated
      * string that lives as long as the sorter. With VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT the
      * pipeline's debug-utils name is "vksort " and this. */
