@@ -411,6 +411,11 @@ Context::Context(const ContextOptions& options) {
         addExtension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
         statisticsEnabled_ = true;
     }
+    if (options.pushDescriptors && !options.minimalVulkan11 &&
+        hasDeviceExtension(physicalDevice_, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
+        addExtension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+        pushDescriptorsEnabled_ = true;
+    }
     // With requirements: features2, then 1.1, 1.2 and 1.3 where they go, then what came before.
     VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     if (withRequirements) {
@@ -588,6 +593,7 @@ VksortSorterCreateInfo sorterCreateInfo(const Context& ctx) {
     info.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
     info.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
     info.flags = ctx.subgroupSizeControlEnabled() ? VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT : 0;
+    if (ctx.pushDescriptorsEnabled()) info.flags |= VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT;
     return info;
 }
 

@@ -62,6 +62,9 @@ struct ContextOptions {
     bool subgroupSizeControl = false;
     // Enable VK_KHR_pipeline_executable_properties when offered (tools/pipeline-stats).
     bool pipelineStatistics = false;
+    // Enable VK_KHR_push_descriptor when offered, so that sorters take buffers at record time
+    // (VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT), as the README's snippet does.
+    bool pushDescriptors = false;
     // What the device must offer and have enabled besides the above, asked once the physical
     // device is chosen (the context passed has its instance, physical device and properties, not
     // yet its device). Where the device lacks any of it, the context prints what is missing and
@@ -116,6 +119,7 @@ public:
     bool subgroupSizeControlEnabled() const { return sizeControlEnabled_; }
     const SubgroupSizeControl& subgroupSizeControl() const { return sizeControl_; }
     bool pipelineStatisticsEnabled() const { return statisticsEnabled_; }
+    bool pushDescriptorsEnabled() const { return pushDescriptorsEnabled_; }
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     const VkPhysicalDeviceSubgroupProperties& subgroupProperties() const { return subgroup_; }
     std::string driverDescription() const; // e.g. "NVIDIA 580.159.04" or "Mesa 22.3.6 (LLVM 15.0.6)"
@@ -163,6 +167,7 @@ private:
     bool sizeControlEnabled_ = false;
     SubgroupSizeControl sizeControl_;
     bool statisticsEnabled_ = false;
+    bool pushDescriptorsEnabled_ = false;
     bool validation_ = false;
     VkPhysicalDeviceProperties properties_{};
     VkPhysicalDeviceSubgroupProperties subgroup_{};
@@ -174,7 +179,7 @@ private:
 };
 
 // A sorter create info for this context: its handles, volk's entry points, and subgroup size
-// control when the context enabled it. Callers add their overrides.
+// control and push descriptors where the context enabled them. Callers add their overrides.
 VksortSorterCreateInfo sorterCreateInfo(const Context& ctx);
 
 // A compute pipeline over `buffers` storage-buffer bindings (binding i = buffers[i], whole range)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #version 450
 // The first step of every indirect sort: turns the count the caller's GPU work produced into the
-// launch of every later dispatch, with no host round trip. The recording copied the caller's
-// count into tables[kInfoRequested]; this clamps it to the bindings' capacity (documented in
+// launch of every later dispatch, with no host round trip. It reads the caller's count where a
+// sort with push descriptors binds it (keys-in, kFlagCountBound), or the copy the recording made
+// in tables[kInfoRequested]; clamps it to the bindings' capacity (documented in
 // vksort.h), decides between the single-workgroup sort and the passes, and between a scan step
 // and the reorders' inline scan, and writes the VkDispatchIndirectCommand of each into the launch
 // arguments (vksort_config.h): dispatches of the path not taken, and workgroups past the count,
@@ -22,7 +23,8 @@ void writeArgs(uint at, uint x, uint y) {
 
 void main() {
     if (gl_LocalInvocationIndex != 0u) return;
-    uint count = min(tables[kInfoRequested], pc.maxCount);
+    uint requested = (pc.flags & kFlagCountBound) != 0u ? keysIn[pc.count] : tables[kInfoRequested];
+    uint count = min(requested, pc.maxCount);
     uint tiles = vksortCeilDiv(count, TILE_SIZE);
     bool single = vksortSingleWorkgroup(count, pc.singleMaxCount);
     tables[kInfoCount] = count;

@@ -85,12 +85,15 @@ VKSORT_CONST kFlagInlineScan = 32u;     /* it sums the counts tables' rows itsel
 /* The reorders and the single-workgroup sort (keys travel between passes in sort order: common.glsl): */
 VKSORT_CONST kFlagMapIn = 64u;          /* it reads the caller's keys: map them to sort order as they load */
 VKSORT_CONST kFlagMapOut = 128u;        /* it writes the result: map the keys back as they are stored (single) */
+/* The setup (setup.comp): */
+VKSORT_CONST kFlagCountBound = 256u;    /* the caller's count is word pc.count of keys-in, not a copy in the tables */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
  * for every step. 56 bytes, under the 128 bytes every device offers. */
 struct VksortPushConstants {
-    VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect: tables[kInfoCount]) */
+    VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect: tables[kInfoCount]; the setup's
+                            * word of the count with kFlagCountBound) */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
     VKSORT_U32 rowStride;  /* tiles per counts table (the capacity's, not the count's) */
     VKSORT_U32 shift;      /* lowest key bit of the first digit this dispatch sorts */

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Bindings: the descriptor sets that connect one set of caller buffers to the pipelines.
+// Bindings: one set of caller buffers checked and laid out for a sorter, and the descriptors that
+// connect them to the pipelines: written once into descriptor sets (VksortBindings), or pushed as
+// a sort records (VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT).
 #include <new>
 #include <string>
 
@@ -22,20 +24,15 @@ void release(const VksortSorter_T& sorter, VksortBindings bindings) {
 
 } // namespace
 
-extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
-                                         VksortBindings* pBindings) {
-    VKSORT_REQUIRE(sorter != nullptr && pCreateInfo != nullptr && pBindings != nullptr,
-                   "sorter, pCreateInfo and pBindings must not be NULL");
-    const VksortBindingsCreateInfo& info = *pCreateInfo;
-    VKSORT_REQUIRE(info.pNext == nullptr, "pNext must be NULL");
-    *pBindings = VK_NULL_HANDLE;
-
+VkResult vksort::describeBuffers(const VksortSorter_T& sorter, const VksortBindingsCreateInfo& info, const char* function,
+                                 VksortBindings_T* out) {
+    VKSORT_REQUIRE_FOR(function, info.pNext == nullptr, "the buffers' pNext must be NULL");
     VksortMemoryRequirementsInfo requirementsInfo{nullptr, info.maxCount, info.keyType, info.valueType};
     VksortMemoryRequirements required{};
-    VkResult result = memoryRequirements(*sorter, requirementsInfo, __func__, &required);
+    VkResult result = memoryRequirements(sorter, requirementsInfo, function, &required);
     if (result != VK_SUCCESS) return result;
 
-    bool hasValues = info.valueType != VKSORT_VALUE_TYPE_NONE;
+    const bool hasValues = info.valueType != VKSORT_VALUE_TYPE_NONE;
     struct Check {
         const char* name;
         const VksortBufferRange& range;
@@ -46,34 +43,107 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
                             {"scratch", info.scratch, required.scratch}};
     for (const Check& c : checks) {
         if (c.need.size == 0) continue;
-        VKSORT_REQUIRE(c.range.buffer != VK_NULL_HANDLE, std::string(c.name) + ".buffer must not be VK_NULL_HANDLE");
-        VKSORT_REQUIRE(c.range.size != VK_WHOLE_SIZE, std::string(c.name) + ".size is VK_WHOLE_SIZE: give the range's "
-                                                      "size in bytes (vksort cannot ask Vulkan how large a buffer is)");
-        VKSORT_REQUIRE(c.range.offset % c.need.alignment == 0,
-                       rangeText(c.name, c.range) + ": the offset must be a multiple of " +
-                           std::to_string(c.need.alignment));
-        VKSORT_REQUIRE(c.range.size >= c.need.size, rangeText(c.name, c.range) + " is smaller than the " +
-                                                        std::to_string(c.need.size) + " bytes " +
-                                                        std::to_string(info.maxCount) + " elements need");
-        VKSORT_REQUIRE(c.range.offset + c.range.size >= c.range.offset, rangeText(c.name, c.range) + " wraps around");
+        VKSORT_REQUIRE_FOR(function, c.range.buffer != VK_NULL_HANDLE,
+                           std::string(c.name) + ".buffer must not be VK_NULL_HANDLE");
+        VKSORT_REQUIRE_FOR(function, c.range.size != VK_WHOLE_SIZE,
+                           std::string(c.name) + ".size is VK_WHOLE_SIZE: give the range's size in bytes (vksort "
+                                                 "cannot ask Vulkan how large a buffer is)");
+        VKSORT_REQUIRE_FOR(function, c.range.offset % c.need.alignment == 0,
+                           rangeText(c.name, c.range) + ": the offset must be a multiple of " +
+                               std::to_string(c.need.alignment));
+        VKSORT_REQUIRE_FOR(function, c.range.size >= c.need.size,
+                           rangeText(c.name, c.range) + " is smaller than the " + std::to_string(c.need.size) +
+                               " bytes " + std::to_string(info.maxCount) + " elements need");
+        VKSORT_REQUIRE_FOR(function, c.range.offset + c.range.size >= c.range.offset,
+                           rangeText(c.name, c.range) + " wraps around");
     }
-    VKSORT_REQUIRE(!overlap(info.keys, info.scratch), "the keys and scratch ranges overlap");
+    VKSORT_REQUIRE_FOR(function, !overlap(info.keys, info.scratch), "the keys and scratch ranges overlap");
     if (hasValues) {
-        VKSORT_REQUIRE(!overlap(info.keys, info.values), "the keys and values ranges overlap");
-        VKSORT_REQUIRE(!overlap(info.values, info.scratch), "the values and scratch ranges overlap");
+        VKSORT_REQUIRE_FOR(function, !overlap(info.keys, info.values), "the keys and values ranges overlap");
+        VKSORT_REQUIRE_FOR(function, !overlap(info.values, info.scratch), "the values and scratch ranges overlap");
     }
+    out->sorter = &sorter;
+    out->maxCount = info.maxCount;
+    out->keyType = info.keyType;
+    out->valueType = info.valueType;
+    out->keys = {info.keys.buffer, info.keys.offset, required.keys.size};
+    out->values = hasValues ? VksortBufferRange{info.values.buffer, info.values.offset, required.values.size}
+                            : VksortBufferRange{};
+    out->scratch = {info.scratch.buffer, info.scratch.offset, required.scratch.size};
+    out->layout = planScratch(sorter.tile, info.maxCount, vksortKeySize(info.keyType), vksortValueSize(info.valueType),
+                              scratchAlignment(sorter));
+    return VK_SUCCESS;
+}
 
-    VksortBindings bindings = new (std::nothrow) VksortBindings_T;
+void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const VkDescriptorBufferInfo* count,
+                         SetDescriptors* out) {
+    const ScratchLayout& l = bindings.layout;
+    const VksortBufferRange& s = bindings.scratch;
+    const VkDescriptorBufferInfo callerKeys{bindings.keys.buffer, bindings.keys.offset, bindings.keys.size};
+    const VkDescriptorBufferInfo scratchKeys{s.buffer, s.offset + l.keysOffset, l.keysBytes};
+    const VkDescriptorBufferInfo callerValues{bindings.values.buffer, bindings.values.offset, bindings.values.size};
+    const VkDescriptorBufferInfo scratchValues{s.buffer, s.offset + l.valuesOffset, l.valuesBytes};
+    struct Direction {
+        VkDescriptorBufferInfo keysIn, keysOut, valuesIn, valuesOut;
+    };
+    // Even passes read the caller's buffers and write the scratch copies, odd passes the reverse;
+    // the single-workgroup sort may write in place. The launch set is the setup's: it writes the
+    // launch arguments through keys-out, and reads a count bound at record time through keys-in.
+    const Direction directions[kSetCount] = {
+        {callerKeys, scratchKeys, callerValues, scratchValues},                                // kSetForward
+        {scratchKeys, callerKeys, scratchValues, callerValues},                                // kSetBackward
+        {callerKeys, callerKeys, callerValues, callerValues},                                  // kSetInPlace
+        {count != nullptr ? *count : callerKeys, {s.buffer, s.offset + l.launchOffset, l.launchBytes}, callerValues,
+         scratchValues},                                                                       // kSetLaunch
+        {callerKeys, scratchKeys, callerValues, scratchValues},                                // kSetDeciding
+    };
+    const Direction& d = directions[set];
+    const bool skipPasses = bindings.sorter->skipPasses;
+    out->count = 0;
+    auto add = [&](uint32_t binding, const VkDescriptorBufferInfo& buffer) {
+        out->buffers[out->count] = buffer;
+        VkWriteDescriptorSet& w = out->writes[out->count];
+        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstBinding = binding;
+        w.descriptorCount = 1;
+        w.descriptorType = binding == kBindingPasses ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = &out->buffers[out->count];
+        ++out->count;
+    };
+    add(kBindingKeysIn, d.keysIn);
+    add(kBindingKeysOut, d.keysOut);
+    if (bindings.valueType != VKSORT_VALUE_TYPE_NONE) {
+        add(kBindingValuesIn, d.valuesIn);
+        add(kBindingValuesOut, d.valuesOut);
+    }
+    add(kBindingTables, {s.buffer, s.offset + l.tablesOffset, l.tablesBytes});
+    // A sorter that skips constant digits: the passes that run (a uniform buffer), and the pass
+    // arguments, which only the deciding set binds (the others bind a spare range).
+    if (skipPasses) {
+        add(kBindingPasses, {s.buffer, s.offset + l.passArgsOffset, kPassWords * 4u});
+        add(kBindingPassArgs, {s.buffer, s.offset + (set == kSetDeciding ? l.passArgsOffset : l.spareArgsOffset),
+                               l.passArgsBytes});
+    }
+}
+
+extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
+                                         VksortBindings* pBindings) {
+    VKSORT_REQUIRE(sorter != nullptr && pCreateInfo != nullptr && pBindings != nullptr,
+                   "sorter, pCreateInfo and pBindings must not be NULL");
+    const VksortBindingsCreateInfo& info = *pCreateInfo;
+    VKSORT_REQUIRE(info.pNext == nullptr, "pNext must be NULL");
+    *pBindings = VK_NULL_HANDLE;
+
+    VksortBindings_T described;
+    VkResult result = describeBuffers(*sorter, info, __func__, &described);
+    if (result != VK_SUCCESS) return result;
+    VksortBindings bindings = new (std::nothrow) VksortBindings_T(described);
     if (bindings == nullptr) return sorter->fail(VK_ERROR_OUT_OF_HOST_MEMORY, __func__, "out of host memory");
-    bindings->sorter = sorter;
-    bindings->maxCount = info.maxCount;
-    bindings->keyType = info.keyType;
-    bindings->valueType = info.valueType;
-    bindings->keys = {info.keys.buffer, info.keys.offset, required.keys.size};
-    if (hasValues) bindings->values = {info.values.buffer, info.values.offset, required.values.size};
-    bindings->scratch = {info.scratch.buffer, info.scratch.offset, required.scratch.size};
-    bindings->layout = planScratch(sorter->tile, info.maxCount, vksortKeySize(info.keyType), vksortValueSize(info.valueType),
-                                   scratchAlignment(*sorter));
+    if (sorter->pushDescriptors) { // (the sorts push their descriptors: nothing to allocate)
+        ++sorter->liveBindings;
+        *pBindings = bindings;
+        return VK_SUCCESS;
+    }
 
     const Functions& fn = sorter->fn;
     // The passes that run (a uniform buffer) and the pass arguments, only for a sorter whose
@@ -103,54 +173,12 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
         release(*sorter, bindings);
         return sorter->fail(result, __func__, "vkAllocateDescriptorSets failed");
     }
-
-    const ScratchLayout& l = bindings->layout;
-    const VksortBufferRange& s = bindings->scratch;
-    const VkDescriptorBufferInfo callerKeys{bindings->keys.buffer, bindings->keys.offset, bindings->keys.size};
-    const VkDescriptorBufferInfo scratchKeys{s.buffer, s.offset + l.keysOffset, l.keysBytes};
-    const VkDescriptorBufferInfo callerValues{bindings->values.buffer, bindings->values.offset, bindings->values.size};
-    const VkDescriptorBufferInfo scratchValues{s.buffer, s.offset + l.valuesOffset, l.valuesBytes};
-    const VkDescriptorBufferInfo tables{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
-    const VkDescriptorBufferInfo passes{s.buffer, s.offset + l.passArgsOffset, kPassWords * 4u};
-    const VkDescriptorBufferInfo passArgs{s.buffer, s.offset + l.passArgsOffset, l.passArgsBytes};
-    const VkDescriptorBufferInfo spareArgs{s.buffer, s.offset + l.spareArgsOffset, l.passArgsBytes};
-    const VkDescriptorBufferInfo launchArgs{s.buffer, s.offset + l.launchOffset, l.launchBytes};
-
-    VkWriteDescriptorSet writes[kSetCount * kBindingCount];
-    uint32_t writeCount = 0;
-    auto write = [&](VkDescriptorSet set, uint32_t binding, const VkDescriptorBufferInfo* buffer) {
-        VkWriteDescriptorSet& w = writes[writeCount++];
-        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set;
-        w.dstBinding = binding;
-        w.descriptorCount = 1;
-        w.descriptorType = binding == kBindingPasses ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        w.pBufferInfo = buffer;
-    };
-    struct Direction {
-        const VkDescriptorBufferInfo *keysIn, *keysOut, *valuesIn, *valuesOut;
-    };
-    const Direction directions[kSetCount] = {
-        {&callerKeys, &scratchKeys, &callerValues, &scratchValues},  // kSetForward
-        {&scratchKeys, &callerKeys, &scratchValues, &callerValues},  // kSetBackward
-        {&callerKeys, &callerKeys, &callerValues, &callerValues},    // kSetInPlace
-        {&callerKeys, &launchArgs, &callerValues, &scratchValues},   // kSetLaunch (kBindingLaunchArgs)
-        {&callerKeys, &scratchKeys, &callerValues, &scratchValues},  // kSetDeciding
-    };
     for (uint32_t set = 0; set < setCount; ++set) {
-        write(bindings->sets[set], kBindingKeysIn, directions[set].keysIn);
-        write(bindings->sets[set], kBindingKeysOut, directions[set].keysOut);
-        if (hasValues) {
-            write(bindings->sets[set], kBindingValuesIn, directions[set].valuesIn);
-            write(bindings->sets[set], kBindingValuesOut, directions[set].valuesOut);
-        }
-        write(bindings->sets[set], kBindingTables, &tables);
-        if (sorter->skipPasses) {
-            write(bindings->sets[set], kBindingPasses, &passes);
-            write(bindings->sets[set], kBindingPassArgs, set == kSetDeciding ? &passArgs : &spareArgs);
-        }
+        SetDescriptors d;
+        describeSet(*bindings, BindingSet(set), nullptr, &d);
+        for (uint32_t i = 0; i < d.count; ++i) d.writes[i].dstSet = bindings->sets[set];
+        fn.vkUpdateDescriptorSets(sorter->device, d.count, d.writes, 0, nullptr);
     }
-    fn.vkUpdateDescriptorSets(sorter->device, writeCount, writes, 0, nullptr);
     ++sorter->liveBindings;
     *pBindings = bindings;
     return VK_SUCCESS;

@@ -22,6 +22,12 @@ VkResult explainError(PFN_vksortMessageCallback callback, void* userData, VkResu
         if (!(condition)) return ::vksort::invalidUsage(__func__, (message)); \
     } while (false)
 
+// The same on behalf of the public function `function` (a helper that checks for several).
+#define VKSORT_REQUIRE_FOR(function, condition, message)                   \
+    do {                                                                   \
+        if (!(condition)) return ::vksort::invalidUsage((function), (message)); \
+    } while (false)
+
 // The same for functions without a result.
 #define VKSORT_REQUIRE_VOID(condition, message)                            \
     do {                                                                   \

@@ -4,7 +4,7 @@
 namespace vksort {
 
 const char* loadFunctions(PFN_vkGetInstanceProcAddr getInstanceProcAddr, PFN_vkGetDeviceProcAddr getDeviceProcAddr,
-                          VkInstance instance, VkDevice device, Functions* functions) {
+                          VkInstance instance, VkDevice device, bool pushDescriptors, Functions* functions) {
     Functions f;
 #define VKSORT_LOAD_INSTANCE(name)                                                      \
     f.name = reinterpret_cast<PFN_##name>(getInstanceProcAddr(instance, #name));        \
@@ -20,6 +20,9 @@ const char* loadFunctions(PFN_vkGetInstanceProcAddr getInstanceProcAddr, PFN_vkG
     f.name = reinterpret_cast<PFN_##name>(getDeviceProcAddr(device, #name));            \
     if (f.name == nullptr) return #name;
     VKSORT_DEVICE_FUNCTIONS(VKSORT_LOAD_DEVICE)
+    if (pushDescriptors) {
+        VKSORT_PUSH_DESCRIPTOR_FUNCTIONS(VKSORT_LOAD_DEVICE)
+    }
 #undef VKSORT_LOAD_DEVICE
     *functions = f;
     return nullptr;

@@ -43,18 +43,24 @@ namespace vksort {
     X(vkCmdBeginDebugUtilsLabelEXT)             \
     X(vkCmdEndDebugUtilsLabelEXT)
 
+// VK_KHR_push_descriptor, loaded only for a sorter created with
+// VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT (null otherwise).
+#define VKSORT_PUSH_DESCRIPTOR_FUNCTIONS(X)     \
+    X(vkCmdPushDescriptorSetKHR)
+
 struct Functions {
 #define VKSORT_DECLARE(name) PFN_##name name = nullptr;
     VKSORT_INSTANCE_FUNCTIONS(VKSORT_DECLARE)
     VKSORT_DEVICE_FUNCTIONS(VKSORT_DECLARE)
     VKSORT_DEBUG_UTILS_FUNCTIONS(VKSORT_DECLARE)
+    VKSORT_PUSH_DESCRIPTOR_FUNCTIONS(VKSORT_DECLARE)
 #undef VKSORT_DECLARE
 };
 
-// Fills `functions`; returns the name of the first entry point that could not be loaded, or
-// nullptr when all were.
+// Fills `functions` (with `pushDescriptors` the VK_KHR_push_descriptor entries too); returns the
+// name of the first entry point that could not be loaded, or nullptr when all were.
 const char* loadFunctions(PFN_vkGetInstanceProcAddr getInstanceProcAddr, PFN_vkGetDeviceProcAddr getDeviceProcAddr,
-                          VkInstance instance, VkDevice device, Functions* functions);
+                          VkInstance instance, VkDevice device, bool pushDescriptors, Functions* functions);
 
 // Fills the VK_EXT_debug_utils entries of `functions` (through the instance: the extension is an
 // instance extension); returns the name of the first that could not be loaded, or nullptr.

@@ -26,6 +26,8 @@ struct VksortSorter_T {
     vksort::ScanConfig scan;   // which tile counts need a scan step, and its shape
     bool skipPasses = false;   // VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT
     bool debugUtils = false;   // VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT: labels around what it records
+    bool pushDescriptors = false; // VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT: sorts push, bindings hold no sets
+    VksortSorterCreateFlags flags = 0; // as created
     uint32_t subgroupSize = 0; // what the pipelines run with (required or default)
     uint32_t keyTypes = 0;     // VKSORT_KEY_TYPE_BIT of each key type served (never 0)
     uint32_t valueTypes = 0;   // VKSORT_VALUE_TYPE_BIT of each value type served (never 0)
@@ -42,6 +44,8 @@ struct VksortSorter_T {
     VkResult fail(VkResult result, const char* function, const std::string& message) const;
 };
 
+// One set of buffers laid out for a sorter: a VksortBindings object, or (with push descriptors)
+// the buffers a sort was given, described on the stack as it records.
 struct VksortBindings_T {
     // The sorter whose pipelines and tiles the layout was planned for; only it may use them.
     const VksortSorter_T* sorter = nullptr;
@@ -50,6 +54,7 @@ struct VksortBindings_T {
     VksortValueType valueType = VKSORT_VALUE_TYPE_NONE;
     VksortBufferRange keys{}, values{}, scratch{};
     vksort::ScratchLayout layout;
+    // Allocated and written once, unless the sorter pushes its descriptors.
     VkDescriptorPool pool = VK_NULL_HANDLE;
     VkDescriptorSet sets[vksort::kSetCount] = {};
 };
@@ -75,6 +80,23 @@ VkResult memoryRequirements(const VksortSorter_T& sorter, const VksortMemoryRequ
 // Indices of Pipelines::pipeline (key width, value width).
 inline uint32_t keyWidthIndex(VksortKeyType type) { return vksortKeySize(type) == 8 ? 1u : 0u; }
 inline uint32_t valueWidthIndex(VksortValueType type) { return vksortValueSize(type) / 4u; }
+
+// Checks a set of buffers as vksortCreateBindings does (invalid usage is reported as
+// `function`'s) and fills `out` with them and their scratch layout, without descriptor sets.
+VkResult describeBuffers(const VksortSorter_T& sorter, const VksortBindingsCreateInfo& info, const char* function,
+                         VksortBindings_T* out);
+
+// The descriptors of one binding set (src/plan.hpp, BindingSet): what vksortCreateBindings writes
+// into that set, or what a sort pushes. `count`: the caller's count, bound through keys-in of the
+// launch set where a sort reads it in place (push descriptors), or null. Filled in place: the
+// writes point at the buffers beside them (their dstSet is left null).
+struct SetDescriptors {
+    VkDescriptorBufferInfo buffers[kBindingCount];
+    VkWriteDescriptorSet writes[kBindingCount];
+    uint32_t count = 0;
+};
+void describeSet(const VksortBindings_T& bindings, BindingSet set, const VkDescriptorBufferInfo* count,
+                 SetDescriptors* out);
 
 // vksortCreateSorter with the tuning row given (null: the device's, tuningFor), so that tests can
 // sort with rows made up for them.

@@ -126,6 +126,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     // Only the _skip kernels read the passes that run and write the pass arguments.
     setInfo.bindingCount = bindingsPerSet(options.skipPasses);
     setInfo.pBindings = bindings;
+    if (options.pushDescriptors) setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
     VkResult result = fn.vkCreateDescriptorSetLayout(device, &setInfo, allocator, &p.setLayout);
     if (result != VK_SUCCESS) {
         *failure = "vkCreateDescriptorSetLayout";

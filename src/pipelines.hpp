@@ -49,6 +49,7 @@ struct PipelineOptions {
     bool valueWidths[kValueWidths] = {true, true, true};
     bool captureStatistics = false;    // VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
     bool debugUtils = false;           // name each pipeline with vkSetDebugUtilsObjectNameEXT
+    bool pushDescriptors = false;      // a push-descriptor set layout (the sorts push, nothing is allocated)
     // Compile on helper threads too (not VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT).
     bool threaded = true;
 };

@@ -148,16 +148,23 @@ struct Builder {
             timestampsThrough(out.timestampCount - 1);
             return;
         }
-        // Indirect sorts: the count is copied into the tables, and the setup turns it into the launch
+        // Indirect sorts: the count is copied into the tables (or bound where it lies), and the
+        // setup turns it into the launch
         // of every step below (the path a count does not take gets zero workgroups). It alone
         // writes the launch arguments (kSetLaunch), so its barrier alone reaches the indirect
         // launches' reads of them. A capacity that one workgroup sorts records no passes.
         if (in.indirect) {
-            Step& copy = out.steps[out.stepCount++];
-            copy = Step{};
-            copy.kind = StepKind::CopyCount;
-            copy.barrier = Barrier::TransferToCompute;
+            if (!in.countBound) {
+                Step& copy = out.steps[out.stepCount++];
+                copy = Step{};
+                copy.kind = StepKind::CopyCount;
+                copy.barrier = Barrier::TransferToCompute;
+            }
             Step& setup = add(Kernel::Setup, 0, kSetLaunch);
+            if (in.countBound) {
+                setup.constants.flags |= kFlagCountBound;
+                setup.constants.count = in.countWord;
+            }
             setup.indirect = false;
             setup.grid = Grid{1, 1};
             setup.constants.singleMaxCount = in.singleMaxCount;

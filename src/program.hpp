@@ -16,7 +16,7 @@
 namespace vksort {
 
 enum class StepKind : uint32_t {
-    CopyCount, // transfer: the caller's count into the tables' kInfoRequested word
+    CopyCount, // transfer: the caller's count into the tables' kInfoRequested word (unless bound)
     Dispatch,
 };
 
@@ -63,6 +63,10 @@ struct ProgramInput {
     PassPlan passes;
     uint32_t count = 0;          // ignored when indirect
     bool indirect = false;       // the count comes from the caller's buffer at execution time
+    // Where that count is read: with `countBound` in place, word `countWord` of the launch set's
+    // keys-in (push descriptors bind the caller's buffer there); otherwise from a copy.
+    bool countBound = false;
+    uint32_t countWord = 0;
     ScanConfig scan;             // which tile counts need a scan step, and its shape
     // The sorter's _skip kernels decide on the GPU which passes run (shaders/vksort_config.h);
     // otherwise every pass runs.

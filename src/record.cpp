@@ -87,15 +87,30 @@ void writeTimestamps(VkCommandBuffer cmd, const Functions& fn, const TimestampTa
 } // namespace
 
 void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step,
-                const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource) {
+                const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource, BindingSet* pushed) {
     const Functions& fn = sorter.fn;
     if (step.kind == StepKind::CopyCount) {
         VkBufferCopy region{countSource->offset, infoOffset(bindings, kInfoRequested), 4};
         fn.vkCmdCopyBuffer(cmd, countSource->buffer, bindings.scratch.buffer, 1, &region);
     } else {
         fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineFor(sorter, bindings, step));
-        fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, 1,
-                                   &bindings.sets[step.set], 0, nullptr);
+        if (!sorter.pushDescriptors) {
+            fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, 1,
+                                       &bindings.sets[step.set], 0, nullptr);
+        } else if (pushed == nullptr || *pushed != step.set) {
+            // Pushed descriptors stay bound across the pipelines of one layout: push a set when it
+            // changes. The launch set reads an indirect count where it lies (aligned down to the
+            // storage-buffer offset alignment; the setup reads word countWord of the range).
+            VkDescriptorBufferInfo count{};
+            if (countSource != nullptr) {
+                const VkDeviceSize misalignment = countSource->offset % sorter.deviceInfo.facts.minStorageBufferOffsetAlignment;
+                count = {countSource->buffer, countSource->offset - misalignment, misalignment + 4};
+            }
+            SetDescriptors d;
+            describeSet(bindings, step.set, countSource != nullptr ? &count : nullptr, &d);
+            fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, d.count, d.writes);
+            if (pushed != nullptr) *pushed = step.set;
+        }
         fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(step.constants),
                               &step.constants);
         if (step.indirect) {
@@ -118,6 +133,7 @@ void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const Vkso
     }
     writeTimestamps(cmd, fn, timestamps, 0, program.leadingTimestamps);
     std::string open; // the label of the group of steps being recorded
+    BindingSet pushed = kSetCount; // the set whose descriptors were pushed last (none yet)
     for (uint32_t i = 0; i < program.stepCount; ++i) {
         if (sorter.debugUtils) {
             std::string label = stepLabel(program, i);
@@ -127,7 +143,7 @@ void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const Vkso
                 open = label;
             }
         }
-        recordStep(cmd, sorter, bindings, program.steps[i], timestamps, countSource);
+        recordStep(cmd, sorter, bindings, program.steps[i], timestamps, countSource, &pushed);
     }
     if (sorter.debugUtils) {
         if (!open.empty()) fn.vkCmdEndDebugUtilsLabelEXT(cmd);

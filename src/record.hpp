@@ -13,11 +13,13 @@ struct TimestampTarget {
     uint32_t firstQuery = 0;
 };
 
-// Records one step: for a dispatch its pipeline, descriptor set, push constants and launch; for
-// the count copy, the copy from `countSource` (indirect sorts only). Then the step's timestamps
-// and the barrier after it.
+// Records one step: for a dispatch its pipeline, descriptors (its set bound, or with push
+// descriptors pushed unless `pushed` says they already were, which it then records), push
+// constants and launch; for the count copy, the copy from `countSource`, the caller's count of an
+// indirect sort (null otherwise). Then the step's timestamps and the barrier after it.
 void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step,
-                const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource = nullptr);
+                const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource = nullptr,
+                BindingSet* pushed = nullptr);
 
 // Records the whole program: the leading timestamps, then every step.
 void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,

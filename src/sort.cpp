@@ -29,16 +29,42 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
 
 namespace {
 
+// A validated request: its buffers (the bindings object, or the buffers given, described in
+// `given`) and its passes.
+struct Request {
+    VksortBindings_T given;
+    const VksortBindings_T* bindings = nullptr;
+    PassPlan plan;
+};
+
 // Validates a sort request and plans its passes; shared by the query and the recordings.
 // Indirect sorts and the result query (`checkCount` false) ignore pInfo->count.
-VkResult planSort(VksortSorter sorter, const VksortSortInfo* pInfo, PassPlan* plan, const char* function,
+VkResult planSort(VksortSorter sorter, const VksortSortInfo* pInfo, Request* request, const char* function,
                   bool checkCount = true) {
     if (sorter == nullptr || pInfo == nullptr) return invalidUsage(function, "sorter and pInfo must not be NULL");
     if (pInfo->pNext != nullptr) return invalidUsage(function, "pInfo->pNext must be NULL");
-    const VksortBindings_T* bindings = pInfo->bindings;
-    if (bindings == nullptr) return invalidUsage(function, "pInfo->bindings must not be NULL");
-    // Their layout (tiles per counts table) and format were planned for one sorter.
-    if (bindings->sorter != sorter) return invalidUsage(function, "pInfo->bindings were created with another sorter");
+    if (pInfo->bindings != nullptr) {
+        if (pInfo->pBuffers != nullptr) {
+            return invalidUsage(function, "pInfo->bindings and pInfo->pBuffers are both set: give one of them");
+        }
+        // Their layout (tiles per counts table) and format were planned for one sorter.
+        if (pInfo->bindings->sorter != sorter) {
+            return invalidUsage(function, "pInfo->bindings were created with another sorter");
+        }
+        request->bindings = pInfo->bindings;
+    } else {
+        if (pInfo->pBuffers == nullptr) return invalidUsage(function, "pInfo->bindings or pInfo->pBuffers must be set");
+        if (!sorter->pushDescriptors) {
+            return invalidUsage(function, "pInfo->pBuffers needs a sorter created with "
+                                          "VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT; without it, create bindings "
+                                          "(vksortCreateBindings) and set pInfo->bindings");
+        }
+        VkResult result = describeBuffers(*sorter, *pInfo->pBuffers, function, &request->given);
+        if (result != VK_SUCCESS) return result;
+        request->bindings = &request->given;
+    }
+    const VksortBindings_T* bindings = request->bindings;
+    PassPlan* plan = &request->plan;
     if (checkCount && pInfo->count > bindings->maxCount) {
         return invalidUsage(function, "count " + std::to_string(pInfo->count) + " exceeds the bindings' maxCount " +
                                           std::to_string(bindings->maxCount));
@@ -72,34 +98,41 @@ void describeResult(const VksortBindings_T& bindings, const PassPlan& plan, Vkso
     *result = r;
 }
 
-// Builds the program of a validated request and records it.
-void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortSortInfo& info, const PassPlan& plan,
+// Builds the program of a validated request and records it. With push descriptors an indirect
+// sort reads the count where it lies: at word countWord of the range the launch set binds
+// (src/record.cpp), so it needs no copy.
+void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortSortInfo& info, const Request& request,
                 const VkDescriptorBufferInfo* countSource) {
-    const VksortBindings_T& bindings = *info.bindings;
+    ProgramInput in = programInput(sorter, *request.bindings, request.plan, info.order, info.count, countSource != nullptr);
+    if (countSource != nullptr && sorter.pushDescriptors) {
+        in.countBound = true;
+        in.countWord = uint32_t(countSource->offset % sorter.deviceInfo.facts.minStorageBufferOffsetAlignment / 4u);
+    }
     Program program;
-    buildProgram(programInput(sorter, bindings, plan, info.order, info.count, countSource != nullptr), &program);
-    recordProgram(cmd, sorter, bindings, program, {info.timestampQueryPool, info.firstTimestampQuery}, countSource);
+    buildProgram(in, &program);
+    recordProgram(cmd, sorter, *request.bindings, program, {info.timestampQueryPool, info.firstTimestampQuery},
+                  countSource);
 }
 
 } // namespace
 
 extern "C" VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, VksortSortResult* pResult) {
-    PassPlan plan;
-    VkResult result = planSort(sorter, pInfo, &plan, __func__, false);
+    Request request;
+    VkResult result = planSort(sorter, pInfo, &request, __func__, false);
     if (result != VK_SUCCESS) return result;
     VKSORT_REQUIRE(pResult != nullptr, "pResult must not be NULL");
-    describeResult(*pInfo->bindings, plan, pResult);
+    describeResult(*request.bindings, request.plan, pResult);
     return VK_SUCCESS;
 }
 
 extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
                                   VksortSortResult* pResult) {
     VKSORT_REQUIRE(commandBuffer != VK_NULL_HANDLE, "commandBuffer must not be VK_NULL_HANDLE");
-    PassPlan plan;
-    VkResult result = planSort(sorter, pInfo, &plan, __func__);
+    Request request;
+    VkResult result = planSort(sorter, pInfo, &request, __func__);
     if (result != VK_SUCCESS) return result;
-    if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
-    recordSort(commandBuffer, *sorter, *pInfo, plan, nullptr);
+    if (pResult != nullptr) describeResult(*request.bindings, request.plan, pResult);
+    recordSort(commandBuffer, *sorter, *pInfo, request, nullptr);
     return VK_SUCCESS;
 }
 
@@ -110,15 +143,15 @@ extern "C" VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortS
     VKSORT_REQUIRE(countBuffer != VK_NULL_HANDLE, "countBuffer must not be VK_NULL_HANDLE");
     VKSORT_REQUIRE(countOffset % 4 == 0, "countOffset " + std::to_string(countOffset) + " must be a multiple of 4");
     VKSORT_REQUIRE(countOffset <= VK_WHOLE_SIZE - 4, "countOffset " + std::to_string(countOffset) + " wraps around");
-    PassPlan plan;
-    VkResult result = planSort(sorter, pInfo, &plan, __func__, false);
+    Request request;
+    VkResult result = planSort(sorter, pInfo, &request, __func__, false);
     if (result != VK_SUCCESS) return result;
-    // The sort copies the count into its scratch range and may write any of that range.
-    VKSORT_REQUIRE(!overlap({countBuffer, countOffset, 4}, pInfo->bindings->scratch),
+    // The sort may write any of its scratch range before it reads the count.
+    VKSORT_REQUIRE(!overlap({countBuffer, countOffset, 4}, request.bindings->scratch),
                    "the count (countOffset " + std::to_string(countOffset) +
                        ") lies inside the bindings' scratch range, which the sort writes");
-    if (pResult != nullptr) describeResult(*pInfo->bindings, plan, pResult);
+    if (pResult != nullptr) describeResult(*request.bindings, request.plan, pResult);
     VkDescriptorBufferInfo count{countBuffer, countOffset, 4};
-    recordSort(commandBuffer, *sorter, *pInfo, plan, &count);
+    recordSort(commandBuffer, *sorter, *pInfo, request, &count);
     return VK_SUCCESS;
 }

@@ -56,7 +56,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
                                           VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT |
                                           VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT |
                                           VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT |
-                                          VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT)) == 0,
+                                          VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT |
+                                          VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT)) == 0,
                    "flags holds unknown bits");
     VKSORT_REQUIRE((info.keyTypes & ~kAllKeyTypes) == 0, "keyTypes holds bits of no VksortKeyType");
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
@@ -67,11 +68,18 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
 VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const TuningRow* tuning, VksortSorter* pSorter) {
     const VksortSorterCreateInfo& info = *pCreateInfo;
     Functions fn;
+    const bool pushDescriptors = (info.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) != 0;
     if (const char* missing = loadFunctions(info.pfnGetInstanceProcAddr, info.pfnGetDeviceProcAddr, info.instance,
-                                            info.device, &fn)) {
+                                            info.device, pushDescriptors, &fn)) {
+        if (std::string(missing) == "vkCmdPushDescriptorSetKHR") {
+            return fail(info, VK_ERROR_EXTENSION_NOT_PRESENT,
+                        std::string("VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT is set but ") + missing +
+                            " cannot be loaded (was the device created with VK_KHR_push_descriptor enabled?)");
+        }
         return fail(info, VK_ERROR_INITIALIZATION_FAILED,
                     std::string("cannot load ") + missing + " (is the instance created for Vulkan 1.1?)");
     }
+
     const bool debugUtils = (info.flags & VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT) != 0;
     if (debugUtils) {
         if (const char* missing = loadDebugUtils(info.pfnGetInstanceProcAddr, info.instance, &fn)) {
@@ -150,6 +158,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     options.captureStatistics = (info.flags & VKSORT_SORTER_CREATE_CAPTURE_STATISTICS_BIT) != 0;
     options.threaded = (info.flags & VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT) == 0;
     options.debugUtils = debugUtils;
+    options.pushDescriptors = pushDescriptors;
 
     VksortSorter sorter = new (std::nothrow) VksortSorter_T;
     if (sorter == nullptr) return fail(info, VK_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -165,6 +174,8 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     sorter->scan = options.scan;
     sorter->skipPasses = options.skipPasses;
     sorter->debugUtils = debugUtils;
+    sorter->pushDescriptors = pushDescriptors;
+    sorter->flags = info.flags;
     sorter->subgroupSize = required != 0 ? required : device.facts.subgroupSize;
     sorter->keyTypes = keyTypes;
     sorter->valueTypes = valueTypes;
@@ -201,6 +212,7 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
     p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);
     p.maxCount64 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 8, 8);
+    p.flags = sorter->flags;
     *pProperties = p;
 }
 

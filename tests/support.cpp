@@ -29,6 +29,11 @@ vkctx::ContextOptions defaultOptions() {
     if (const char* control = std::getenv("VKSORT_TEST_SUBGROUP_SIZE_CONTROL")) {
         options.subgroupSizeControl = std::strcmp(control, "0") != 0;
     }
+    // ... and with push descriptors, every sort taking its buffers at record time
+    // (VKSORT_TEST_PUSH_DESCRIPTORS=1).
+    if (const char* push = std::getenv("VKSORT_TEST_PUSH_DESCRIPTORS")) {
+        options.pushDescriptors = std::strcmp(push, "0") != 0;
+    }
     if (const char* device = std::getenv("VKSORT_TEST_DEVICE")) {
         char* end = nullptr;
         long index = std::strtol(device, &end, 10);
@@ -225,7 +230,11 @@ const std::vector<SorterOptions> kTileShapes = {SorterOptions{16, 16}, SorterOpt
 
 VksortSorterCreateInfo sorterCreateInfo(vkctx::Context& ctx, const SorterOptions& options) {
     VksortSorterCreateInfo info = vkctx::sorterCreateInfo(ctx);
-    if (options.spy) info.pfnGetDeviceProcAddr = spyGetDeviceProcAddr();
+    // The spy logs descriptor-set binds: a spied sorter binds sets rather than pushing them.
+    if (options.spy) {
+        info.pfnGetDeviceProcAddr = spyGetDeviceProcAddr();
+        info.flags &= ~VkFlags(VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT);
+    }
     info.workgroupSize = options.workgroupSize;
     info.keysPerThread = options.keysPerThread;
     info.requiredSubgroupSize = options.requiredSubgroupSize;
@@ -374,6 +383,7 @@ BindingsRig::BindingsRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType
     b.keys = {keys_.buffer.buffer, keys_.offset, keys_.size};
     if (values_.size != 0) b.values = {values_.buffer.buffer, values_.offset, values_.size};
     b.scratch = {scratch_.buffer.buffer, scratch_.offset, scratch_.size};
+    buffers_ = b;
     REQUIRE(vksortCreateBindings(sorter, &b, &bindings_) == VK_SUCCESS);
 }
 
@@ -472,8 +482,12 @@ SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter
     BindingsRig rig(ctx, s, c.key, c.value, capacity, c.offsetUnits);
     rig.load(input);
 
+    // As the README's snippet sorts where the sorter pushes its descriptors: the buffers given
+    // at record time; otherwise through the bindings object.
+    const bool pushed = (properties(s).flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) != 0;
     VksortSortInfo info{};
-    info.bindings = rig.bindings();
+    info.bindings = pushed ? VK_NULL_HANDLE : rig.bindings();
+    info.pBuffers = pushed ? &rig.buffers() : nullptr;
     info.count = c.count;
     info.order = c.order;
     info.beginBit = c.beginBit;

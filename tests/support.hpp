@@ -145,6 +145,8 @@ public:
     BindingsRig& operator=(const BindingsRig&) = delete;
 
     VksortBindings bindings() const { return bindings_; }
+    // The buffers as vksortCreateBindings took them (what a sort's pBuffers gives instead).
+    const VksortBindingsCreateInfo& buffers() const { return buffers_; }
     const VksortMemoryRequirements& requirements() const { return requirements_; }
     uint32_t maxCount() const { return maxCount_; }
     // The start of each range, mapped.
@@ -182,6 +184,7 @@ private:
     uint32_t maxCount_;
     VksortMemoryRequirements requirements_{};
     Guarded keys_, values_, scratch_;
+    VksortBindingsCreateInfo buffers_{};
     VksortBindings bindings_ = VK_NULL_HANDLE;
 };
 

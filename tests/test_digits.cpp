@@ -157,7 +157,7 @@ TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") 
         const uint32_t capacity = options.workgroupSize != 0 ? 4000 * p.tileSize : 300 * p.tileSize;
         for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_UINT64}) {
             vktest::BindingsRig rig(ctx, sorter, key, VKSORT_VALUE_TYPE_INDEX, capacity);
-            vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+            vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
             uint32_t n = 0;
             for (uint64_t vary : {0x0000FFFFull, 0x00000FFFull, 0ull}) {
                 for (uint32_t count : {p.singleDispatchMaxCount + 1, 7 * p.tileSize + 3, capacity - 11}) {
@@ -232,7 +232,7 @@ TEST_CASE("constant digits: what a skipping sort records, pipeline by pipeline",
     const uint32_t inlineMax = sorter->scan.inlineMaxTiles;
     vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, (inlineMax + 20) * tile);
     const VkDescriptorSet deciding = rig.bindings()->sets[vksort::kSetDeciding];
-    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
     for (bool indirect : {false, true}) {
         for (uint32_t count : {7 * tile + 3, (inlineMax + 20) * tile}) {
             const bool inlineScan = count <= inlineMax * tile;

@@ -859,7 +859,7 @@ TEST_CASE("indirect sorting: the count's buffer and offset, and vksortCmdSort's 
     VksortSorter other = vktest::sorter({16, 4, 0, true});
     vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, 1000);
     vktest::BindingsRig otherRig(ctx, other, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, 1000);
-    vkctx::Buffer count = ctx.createBuffer(64, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
+    vkctx::Buffer count = ctx.createBuffer(64, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     Recording recording;
     const VkCommandBuffer cmd = recording.cmd;
     VksortSortInfo good{};

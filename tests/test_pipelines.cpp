@@ -278,7 +278,7 @@ TEST_CASE("debug labels: named pipelines, a label around the sort and each group
     // 100000 keys: the tile counts, then eight reorders that scan inline; the same count read on
     // the GPU: the setup (count copy and setup dispatch), the one-workgroup sort, then the same.
     const uint32_t count = 100000;
-    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
     std::memcpy(countBuffer.mapped, &count, 4);
     {
     vktest::BindingsRig rig(ctx, labelled, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, count);

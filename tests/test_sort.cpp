@@ -372,7 +372,7 @@ TEST_CASE("timestamps: one query per dispatch slot, in order, none past the rang
     variants.push_back({5 * p.tileSize + 1, 4, 13, false});
     variants.push_back({0, 0, 0, true});
     variants.push_back({5 * p.tileSize + 1, 0, 0, true});
-    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
     for (const Variant& v : variants) {
         const uint32_t count = v.count, endBit = v.endBit;
         INFO("count " << count << ", bits " << v.beginBit << ":" << endBit << (v.indirect ? ", indirect" : ""));

@@ -38,13 +38,21 @@
  *   has to be enabled for that.
  *
  * BINDING MODEL, AND WHY
- *   Buffers reach the shaders through ordinary storage-buffer descriptor sets, which a
- *   VksortBindings object allocates and writes once, when it is created. Recording then only
- *   binds them. This works on every Vulkan 1.1 device (push descriptors and buffer device
- *   addresses are extensions or optional features), allocates nothing while recording, and lets
- *   several threads record with the same sorter and bindings at once.
+ *   Buffers reach the shaders through storage-buffer descriptors, in one of two ways:
+ *   - Buffers at record time (the way to call it where the device offers VK_KHR_push_descriptor,
+ *     as every desktop driver does): enable the extension on your device, create the sorter with
+ *     VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT, and give each sort its buffers in
+ *     VksortSortInfo::pBuffers. The sort pushes its descriptors as it records
+ *     (vkCmdPushDescriptorSetKHR): nothing to create or destroy per buffer set, so buffers
+ *     reallocated or taken from a per-frame ring need no bookkeeping, and vksortCmdSortIndirect
+ *     reads the count where it lies, without a copy.
+ *   - Bindings (every Vulkan 1.1 device): a VksortBindings object allocates descriptor sets for
+ *     one set of buffers and writes them once, when it is created; recording only binds them.
+ *     Create one per set of buffers and destroy it once no pending command buffer uses it.
+ *   Either way recording allocates nothing, and several threads may record with one sorter (and
+ *   one bindings object) at once.
  *
- * SYNCHRONIZATION CONTRACT (for vksortCmdSort; vksortCmdSortIndirect adds a transfer, see there)
+ * SYNCHRONIZATION CONTRACT (for vksortCmdSort; vksortCmdSortIndirect adds the count's read, see there)
  *   The recorded commands are compute dispatches (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT) that
  *   read and write the keys, values and scratch buffers as storage buffers
  *   (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT); with
@@ -230,6 +238,13 @@ typedef enum VksortSorterCreateFlagBits {
      * cannot be, vksortCreateSorter returns VK_ERROR_EXTENSION_NOT_PRESENT. Without this flag
      * vksort makes no debug-utils call. */
     VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT = 0x00000010,
+    /* The device was created with VK_KHR_push_descriptor enabled. Every sort by this sorter then
+     * pushes its descriptors as it records (vkCmdPushDescriptorSetKHR, loaded through
+     * pfnGetDeviceProcAddr; when it cannot be, vksortCreateSorter returns
+     * VK_ERROR_EXTENSION_NOT_PRESENT), which lets a sort take its buffers in
+     * VksortSortInfo::pBuffers instead of a bindings object (see BINDING MODEL). Bindings objects
+     * of this sorter hold no descriptor sets, only their buffers. */
+    VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT = 0x00000020,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
 
@@ -319,8 +334,9 @@ typedef struct VksortSorterProperties {
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
     uint32_t tileSize;
     /* Sorts of at most this many keys run every pass inside one workgroup (the single-workgroup
-     * sort): one dispatch in a vksortCmdSort (vksortCmdSortIndirect records its count copy and
-     * setup dispatch before it, and with bindings of at most this capacity nothing after it). */
+     * sort): one dispatch in a vksortCmdSort (vksortCmdSortIndirect records its setup dispatch,
+     * after a count copy without push descriptors, before it, and with bindings of at most this
+     * capacity nothing after it). */
     uint32_t singleDispatchMaxCount;
     /* The subgroup size the pipelines were created for (the required size, or the device's
      * default), and the smallest one the shared arrays are sized for (narrower subgroups still
@@ -335,6 +351,8 @@ typedef struct VksortSorterProperties {
      * exact maximum of each key and value type. */
     uint32_t maxCount32;
     uint32_t maxCount64;
+    /* The flags the sorter was created with (VksortSorterCreateInfo::flags). */
+    VksortSorterCreateFlags flags;
 } VksortSorterProperties;
 
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
@@ -468,7 +486,9 @@ void vksortDestroyBindings(VksortSorter sorter, VksortBindings bindings);
 typedef struct VksortSortInfo {
     /* Reserved for extensions; must be NULL. */
     const void* pNext;
-    /* Created by vksortCreateBindings with this same sorter. */
+    /* The buffers, one of two ways (see BINDING MODEL): bindings created by vksortCreateBindings
+     * with this same sorter (pBuffers NULL), or pBuffers (bindings VK_NULL_HANDLE, below).
+     * "The bindings" below means whichever is given. */
     VksortBindings bindings;
     /* Keys (and values) to sort, from the start of the ranges; at most the bindings' maxCount.
      * 0 records no dispatch (only the timestamps, when a query pool is given). */
@@ -499,6 +519,10 @@ typedef struct VksortSortInfo {
      * queue family must support timestamps. */
     VkQueryPool timestampQueryPool;
     uint32_t firstTimestampQuery;
+    /* For a sorter created with VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT, instead of bindings:
+     * the buffers themselves, with their capacity and format, checked as vksortCreateBindings
+     * checks them and read only during the call (NULL when bindings is given). */
+    const VksortBindingsCreateInfo* pBuffers;
 } VksortSortInfo;
 
 /* Number of timestamp queries a sort of passCount passes writes (2 + passCount). */
@@ -535,7 +559,9 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
 
 /* Like vksortCmdSort, but the number of keys is read from the GPU when the commands execute:
  * the uint32_t at byte offset countOffset (a multiple of 4) of countBuffer, which needs
- * VK_BUFFER_USAGE_TRANSFER_SRC_BIT. pInfo->count is ignored. A count above the bindings'
+ * VK_BUFFER_USAGE_STORAGE_BUFFER_BIT for a sorter created with
+ * VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT and VK_BUFFER_USAGE_TRANSFER_SRC_BIT otherwise (both
+ * serve either). pInfo->count is ignored. A count above the bindings'
  * maxCount is clamped to maxCount: the first maxCount keys are sorted and nothing past the
  * ranges is touched. Launches are sized on the GPU from the count (no host round trip): work
  * past the count is never launched, and the dispatches of the path a count does not take (the
@@ -545,10 +571,13 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * itself (2^21 keys on NVIDIA, 2^19 elsewhere, with the default tile) no scan step; above, a scan
  * step per pass, which launches nothing when the count needs none. So bindings sized close to
  * the counts you sort cost the least.
- * In addition to vksortCmdSort's contract, the count is read by a transfer command first:
- * make your write of it available to VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT
- * (and if you rewrite it later, wait for that stage), and the scratch buffer is also written by
- * that transfer (order its earlier use before VK_PIPELINE_STAGE_TRANSFER_BIT writes). The sort
+ * In addition to vksortCmdSort's contract, the count is read first: with
+ * VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT by a compute dispatch (make your write of it
+ * available to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT), otherwise by a
+ * transfer command that copies it into the scratch buffer (make your write available to
+ * VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, and order the scratch buffer's
+ * earlier use before VK_PIPELINE_STAGE_TRANSFER_BIT writes); if you rewrite the count later, wait
+ * for that stage. Making it available to both stages serves either sorter. The sort
  * reads launch arguments from the scratch buffer (VK_ACCESS_INDIRECT_COMMAND_READ_BIT), which is
  * why scratch needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT and VK_BUFFER_USAGE_TRANSFER_DST_BIT.
  * A VK_NULL_HANDLE countBuffer, a countOffset that is not a multiple of 4 or whose

@@ -9,7 +9,7 @@
 SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
                  uint32_t capacity, bool indirect)
     : ctx_(ctx), sorter_(sorter), keyType_(keyType), valueType_(valueType), indirect_(indirect) {
-    if (indirect) countBuffer_ = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
+    if (indirect) countBuffer_ = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     VksortMemoryRequirementsInfo info{nullptr, capacity, keyType, valueType};
     VksortMemoryRequirements r{};
     VKCTX_CHECK(vksortGetMemoryRequirements(sorter, &info, &r));
