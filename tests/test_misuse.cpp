@@ -86,7 +86,7 @@ TEST_CASE("sorter creation: null pointers, pNext, null handles, unknown flags", 
     info.pfnGetInstanceProcAddr = nullptr;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "pfnGetInstanceProcAddr");
     info = good;
-    info.flags = VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT << 1; // the first bit past the last flag
+    info.flags = VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT << 1; // the first bit past the last flag
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
     info.flags = VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
@@ -970,4 +970,80 @@ TEST_CASE("bindings belong to the sorter that created them", "[misuse]") {
     // The result query ignores the count, as the indirect sort does.
     info.count = UINT32_MAX;
     CHECK(vksortGetSortResult(owner, &info, &where) == VK_SUCCESS);
+}
+
+TEST_CASE("buffers at record time: the flag, the device, bindings or buffers", "[misuse]") {
+    AssertRecorder recorder;
+    vkctx::Context& plain = vktest::context();
+    if (!plain.pushDescriptorsEnabled()) {
+        // The flag on a device created without VK_KHR_push_descriptor: its entry point is missing.
+        VksortSorterCreateInfo info = vktest::sorterCreateInfo(plain);
+        info.flags |= VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT;
+        expectCreationFailure(info, VK_ERROR_EXTENSION_NOT_PRESENT,
+                              {"VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT", "VK_KHR_push_descriptor"});
+    }
+    // A sorter without the flag takes no buffers at record time.
+    {
+        VksortSorterCreateInfo info = vktest::sorterCreateInfo(plain);
+        info.flags &= ~VkFlags(VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT);
+        VksortSorter sorter = VK_NULL_HANDLE;
+        REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
+        {
+            vktest::BindingsRig rig(plain, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, 1000);
+            Recording recording;
+            VksortSortInfo sort{};
+            sort.pBuffers = &rig.buffers();
+            sort.count = 1000;
+            VksortSortResult result{};
+            EXPECT_INVALID(vksortCmdSort(recording.cmd, sorter, &sort, &result),
+                           "VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT");
+            EXPECT_INVALID(vksortGetSortResult(sorter, &sort, &result), "pBuffers");
+        }
+        vksortDestroySorter(sorter);
+    }
+    vktest::requireCleanValidation(plain);
+
+    // A device with the extension: both given, neither given, and buffers that are refused as
+    // vksortCreateBindings refuses them, named by the sort call.
+    vkctx::ContextOptions options;
+    options.pushDescriptors = true;
+    vkctx::Context ctx(options);
+    if (!ctx.pushDescriptorsEnabled()) {
+        WARN("SKIPPED: " << ctx.properties().deviceName << " lacks VK_KHR_push_descriptor");
+        return;
+    }
+    VksortSorter sorter = vktest::createSorter(ctx);
+    {
+        vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, 1000);
+        VkCommandBuffer cmd = ctx.allocateCommandBuffer();
+        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        vkBeginCommandBuffer(cmd, &begin);
+        VksortSortInfo sort{};
+        sort.count = 1000;
+        VksortSortResult result{};
+        EXPECT_INVALID(vksortCmdSort(cmd, sorter, &sort, &result), "pInfo->bindings or pInfo->pBuffers");
+        sort.bindings = rig.bindings();
+        sort.pBuffers = &rig.buffers();
+        EXPECT_INVALID(vksortCmdSort(cmd, sorter, &sort, &result), "both set");
+        sort.bindings = VK_NULL_HANDLE;
+        VksortBindingsCreateInfo buffers = rig.buffers();
+        sort.pBuffers = &buffers;
+        buffers.scratch.size -= 4;
+        EXPECT_INVALID(vksortCmdSort(cmd, sorter, &sort, &result), "vksortCmdSort");
+        EXPECT_INVALID(vksortCmdSortIndirect(cmd, sorter, &sort, rig.keysBuffer(), 0, &result), "scratch range");
+        buffers = rig.buffers();
+        buffers.values = buffers.keys;
+        EXPECT_INVALID(vksortCmdSort(cmd, sorter, &sort, &result), "overlap");
+        buffers = rig.buffers();
+        sort.count = 1001;
+        EXPECT_INVALID(vksortCmdSort(cmd, sorter, &sort, &result), "maxCount");
+        // The same buffers are good: the query answers and the sort records.
+        sort.count = 1000;
+        CHECK(vksortGetSortResult(sorter, &sort, &result) == VK_SUCCESS);
+        CHECK(vksortCmdSort(cmd, sorter, &sort, &result) == VK_SUCCESS);
+        vkEndCommandBuffer(cmd);
+        ctx.freeCommandBuffer(cmd);
+    }
+    vksortDestroySorter(sorter);
+    vktest::requireCleanValidation(ctx);
 }

@@ -88,16 +88,29 @@ int main(int argc, char** argv) {
     queueInfo.queueFamilyIndex = family;
     queueInfo.queueCount = 1;
     queueInfo.pQueuePriorities = &priority;
+    // VK_KHR_push_descriptor where the device offers it: the sort then takes its buffers as it
+    // records. Without it (any Vulkan 1.1 device) a bindings object carries them.
+    VkExtensionProperties extensions[256];
+    uint32_t extensionCount = 256, pushDescriptors = 0;
+    VkResult listed = vkEnumerateDeviceExtensionProperties(gpu, NULL, &extensionCount, extensions);
+    if (listed != VK_INCOMPLETE) CHECK(listed);
+    for (uint32_t i = 0; i < extensionCount; ++i) {
+        if (strcmp(extensions[i].extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0) pushDescriptors = 1;
+    }
+    const char* pushExtension = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     VkDeviceCreateInfo deviceInfo = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     deviceInfo.queueCreateInfoCount = 1;
     deviceInfo.pQueueCreateInfos = &queueInfo;
+    deviceInfo.enabledExtensionCount = pushDescriptors;
+    deviceInfo.ppEnabledExtensionNames = &pushExtension;
     CHECK(vkCreateDevice(gpu, &deviceInfo, NULL, &device));
     VkQueue queue;
     vkGetDeviceQueue(device, family, 0, &queue);
 
     // ---- vksort: a sorter that serves u32 keys with index values (only their pipelines are
-    // compiled), the buffers its requirements ask for, and bindings of them. ----------------------
+    // compiled), and the buffers its requirements ask for. ------------------------------------------
     VksortSorterCreateInfo sorterInfo = {0};
+    sorterInfo.flags = pushDescriptors ? VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT : 0;
     sorterInfo.apiVersion = app.apiVersion; // what the instance was created with
     sorterInfo.instance = instance;
     sorterInfo.physicalDevice = gpu;
@@ -116,11 +129,11 @@ int main(int argc, char** argv) {
     VkBuffer keys = createBuffer(req.keys.size, req.keys.usage, 1, &keysMemory);
     VkBuffer values = createBuffer(req.values.size, req.values.usage, 1, &valuesMemory);
     VkBuffer scratch = createBuffer(req.scratch.size, req.scratch.usage, 0, &scratchMemory);
-    VksortBindingsCreateInfo bindingsInfo = {NULL, COUNT, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX,
-                                             {keys, 0, req.keys.size}, {values, 0, req.values.size},
-                                             {scratch, 0, req.scratch.size}};
-    VksortBindings bindings;
-    CHECK(vksortCreateBindings(sorter, &bindingsInfo, &bindings));
+    VksortBindingsCreateInfo buffers = {NULL, COUNT, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX,
+                                        {keys, 0, req.keys.size}, {values, 0, req.values.size},
+                                        {scratch, 0, req.scratch.size}};
+    VksortBindings bindings = VK_NULL_HANDLE; // (only without push descriptors)
+    if (!pushDescriptors) CHECK(vksortCreateBindings(sorter, &buffers, &bindings));
 
     // ---- The keys: pseudo-random, with many repeats (so that stability shows). --------------------
     uint32_t *keyData, *indexData;
@@ -149,6 +162,7 @@ int main(int argc, char** argv) {
     beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     CHECK(vkBeginCommandBuffer(cmd, &beginInfo));
     VksortSortInfo sortInfo = {NULL, bindings, COUNT, VKSORT_ORDER_ASCENDING}; // all 32 bits
+    if (pushDescriptors) sortInfo.pBuffers = &buffers; // the buffers, given as the sort records
     VksortSortResult result;
     CHECK(vksortCmdSort(cmd, sorter, &sortInfo, &result));
     // All 32 bits are 8 passes, an even count: the result is back in keys and values.
@@ -182,7 +196,7 @@ int main(int argc, char** argv) {
 
     vkDestroyFence(device, fence, NULL);
     vkDestroyCommandPool(device, pool, NULL);
-    vksortDestroyBindings(sorter, bindings); // bindings first, then the sorter
+    vksortDestroyBindings(sorter, bindings); // bindings first (NULL is ignored), then the sorter
     vksortDestroySorter(sorter);
     vkDestroyBuffer(device, keys, NULL);
     vkDestroyBuffer(device, values, NULL);

@@ -89,6 +89,9 @@ void usage() {
         "                            compute (enables subgroup size control)\n"
         "  --workgroup-size W, --keys-per-thread K   tile overrides\n"
         "  --no-validation           do not load the validation layer\n"
+        "  --no-push-descriptors     leave VK_KHR_push_descriptor off and sort through a bindings object,\n"
+        "                            the Vulkan 1.1 way (default: the README's way, the buffers given\n"
+        "                            at record time where the device offers the extension)\n"
         "  --subgroup-size-control   enable subgroup size control on the device and create the sorter\n"
         "                            with VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT (default: off, as\n"
         "                            the README creates them; speed does not depend on it)\n"
@@ -171,6 +174,10 @@ void parse(int argc, char** argv, Options* o) {
         }
         if (a == "--subgroup-size-control") {
             o->context.subgroupSizeControl = true;
+            return Parsed::Ok;
+        }
+        if (a == "--no-push-descriptors") {
+            o->context.pushDescriptors = false;
             return Parsed::Ok;
         }
         // Options with a value.
@@ -599,9 +606,10 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                  sorter.subgroupSize);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
-    std::fprintf(f, "  \"indirect\": %s,\n  \"subgroup_size_control\": %s,\n  \"skip_constant_digits\": %s,\n",
+    std::fprintf(f, "  \"indirect\": %s,\n  \"subgroup_size_control\": %s,\n  \"skip_constant_digits\": %s,\n"
+                 "  \"push_descriptors\": %s,\n",
                  o.indirect ? "true" : "false", ctx.subgroupSizeControlEnabled() ? "true" : "false",
-                 o.skipConstantDigits ? "true" : "false");
+                 o.skipConstantDigits ? "true" : "false", ctx.pushDescriptorsEnabled() ? "true" : "false");
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < points.size(); ++i) {
         const Point& p = points[i];
@@ -750,6 +758,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
 
 int main(int argc, char** argv) {
     Options o;
+    o.context.pushDescriptors = true; // the README's way, where the device offers it
     parse(argc, argv, &o);
     if (o.listDevices) {
         vkctx::printDevices();

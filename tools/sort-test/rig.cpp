@@ -27,7 +27,10 @@ SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType
     b.keys = {keys_.buffer, 0, keys_.size};
     if (r.values.size != 0) b.values = {values_.buffer, 0, values_.size};
     b.scratch = {scratch_.buffer, 0, scratch_.size};
-    VKCTX_CHECK(vksortCreateBindings(sorter, &b, &bindings_));
+    buffers_ = b;
+    VksortSorterProperties p{};
+    vksortGetSorterProperties(sorter, &p);
+    if ((p.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) == 0) VKCTX_CHECK(vksortCreateBindings(sorter, &b, &bindings_));
 }
 
 SortRig::~SortRig() {
@@ -46,6 +49,7 @@ void SortRig::load(const hostdata::Data& input) {
 VksortSortInfo SortRig::sortInfo(uint32_t count) const {
     VksortSortInfo info{};
     info.bindings = bindings_;
+    info.pBuffers = bindings_ == VK_NULL_HANDLE ? &buffers_ : nullptr;
     info.count = count;
     return info;
 }

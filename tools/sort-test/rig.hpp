@@ -66,6 +66,9 @@ private:
     VksortValueType valueType_;
     vkctx::Buffer keys_, values_, scratch_, pristineKeys_, pristineValues_, countBuffer_;
     bool indirect_ = false;
+    // With a sorter that pushes its descriptors the buffers go to every sort (pBuffers), as the
+    // README does; otherwise through a bindings object.
+    VksortBindingsCreateInfo buffers_{};
     VksortBindings bindings_ = VK_NULL_HANDLE;
     bool copyValues_ = false;
 };
