@@ -548,6 +548,7 @@ struct Point {
     uint32_t count;
     uint32_t passes;
     Stats total, withQueries, kinds[2]; // kinds: the first step (firstStep()), the passes after it
+    Stats recordUs;       // CPU time of the vksort call that records one sort
     uint32_t tiles;       // tiles per pass
     uint32_t capacity;    // the bindings' maxCount the point was sorted with
     double bytesPerKey;   // leastBytesPerKey()
@@ -619,12 +620,12 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                      "\"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, \"counts_ms\": %.6f, "
                      "\"reorder_ms\": %.6f, \"tiles\": %u, \"median_ms_with_pass_queries\": %.6f, \"bytes_per_key\": %.1f, \"copy_bytes_per_s\": %.6e, "
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
-                     "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"verified\": \"%s\"}%s\n",
+                     "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"record_us\": %.3f, \"verified\": \"%s\"}%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.capacity, hostdata::toString(o.dist).c_str(),
                      methodOf(sorter, p.count), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
                      p.kinds[1].median, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
-                     p.floorMs / p.total.median, p.cpuMs,
+                     p.floorMs / p.total.median, p.cpuMs, p.recordUs.median,
                      p.verified.c_str(), i + 1 < points.size() ? "," : "");
     }
     std::fprintf(f, "  ]\n}\n");
@@ -708,14 +709,16 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 }
                 p.cpuMs = count <= o.cpuMax ? cpuSortMs(input, o) : 0.0;
                 std::vector<RunTimes> runs = rig.bench(info, sweep.warmup, sweep.reps);
-                std::vector<double> totals, withQueries, kinds[2];
+                std::vector<double> totals, withQueries, kinds[2], recordUs;
                 for (const RunTimes& r : runs) {
                     totals.push_back(r.total);
+                    recordUs.push_back(r.recordUs);
                     withQueries.push_back(r.withQueries);
                     for (int k = 0; k < 2; ++k) kinds[k].push_back(r.kinds[k]);
                 }
                 p.total = statsOf(totals);
                 p.withQueries = statsOf(withQueries);
+                p.recordUs = statsOf(recordUs);
                 for (int k = 0; k < 2; ++k) p.kinds[k] = statsOf(kinds[k]);
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
                 p.capacity = capacity;

@@ -88,11 +88,13 @@ void SortRig::recordIteration(VkCommandBuffer cmd, const VksortSortInfo& base, V
     info.timestampQueryPool = pool;
     info.firstTimestampQuery = firstQuery;
     if (outerPool != VK_NULL_HANDLE) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, outerPool, outerQuery);
+    const auto start = std::chrono::steady_clock::now();
     if (indirect_) {
         VKCTX_CHECK(vksortCmdSortIndirect(cmd, sorter_, &info, countBuffer_.buffer, 0, nullptr));
     } else {
         VKCTX_CHECK(vksortCmdSort(cmd, sorter_, &info, nullptr));
     }
+    lastRecordUs_ = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (outerPool != VK_NULL_HANDLE) {
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, outerPool, outerQuery + 1);
     }
@@ -180,19 +182,24 @@ std::vector<RunTimes> SortRig::bench(const VksortSortInfo& info, double warmupSe
     // Two rounds: one with vksort's per-dispatch timestamps (the split by pass kind), one with a
     // timestamp only before and after each sort (the total, free of the per-dispatch queries).
     VkQueryPool outer = createQueryPool(2 * repetitions);
+    std::vector<double> recordUs(repetitions);
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, pool, 0, perRun * repetitions);
         for (uint32_t r = 0; r < repetitions; ++r) recordIteration(cmd, info, pool, r * perRun, VK_NULL_HANDLE, 0);
     });
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, outer, 0, 2 * repetitions);
-        for (uint32_t r = 0; r < repetitions; ++r) recordIteration(cmd, info, VK_NULL_HANDLE, 0, outer, 2 * r);
+        for (uint32_t r = 0; r < repetitions; ++r) {
+            recordIteration(cmd, info, VK_NULL_HANDLE, 0, outer, 2 * r);
+            recordUs[r] = lastRecordUs_;
+        }
     });
     std::vector<RunTimes> times = readTimes(ctx_, pool, repetitions, perRun);
     std::vector<RunTimes> totals = readTimes(ctx_, outer, repetitions, 2);
     for (uint32_t r = 0; r < repetitions; ++r) {
         times[r].withQueries = times[r].total;
         times[r].total = totals[r].total;
+        times[r].recordUs = recordUs[r];
     }
     vkDestroyQueryPool(ctx_.device(), pool, nullptr);
     vkDestroyQueryPool(ctx_.device(), outer, nullptr);

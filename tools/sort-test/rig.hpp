@@ -19,6 +19,7 @@ struct RunTimes {
     // indirect sort's count copy and launch setup too), and from query 1 on (every pass's scan and
     // reorder, summed)
     double kinds[2] = {};
+    double recordUs = 0; // us of CPU time the vksortCmdSort (or Indirect) call took to record (bench only)
 };
 
 using toolutil::Stats;
@@ -71,4 +72,5 @@ private:
     VksortBindingsCreateInfo buffers_{};
     VksortBindings bindings_ = VK_NULL_HANDLE;
     bool copyValues_ = false;
+    double lastRecordUs_ = 0; // the last recordIteration's vksort call
 };
