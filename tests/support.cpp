@@ -558,14 +558,16 @@ const std::vector<VksortValueType>& allValueTypes() {
     return types;
 }
 
-VolkScope::VolkScope(vkctx::Context& ctx) : instance_(volkGetLoadedInstance()), device_(volkGetLoadedDevice()) {
+VolkScope::VolkScope(vkctx::Context& ctx) {
     volkLoadInstance(ctx.instance());
     volkLoadDevice(ctx.device());
 }
 
 VolkScope::~VolkScope() {
-    if (instance_ != VK_NULL_HANDLE) volkLoadInstance(instance_);
-    if (device_ != VK_NULL_HANDLE) volkLoadDevice(device_);
+    // The process's context, not whatever was loaded before: a context a test created and
+    // destroyed may have left volk pointing at its instance.
+    volkLoadInstance(context().instance());
+    volkLoadDevice(context().device());
 }
 
 } // namespace vktest

@@ -234,15 +234,11 @@ const std::vector<VksortKeyType>& allKeyTypes();
 const std::vector<VksortValueType>& allValueTypes();
 
 // Makes volk's global functions those of `ctx` while it lives (tests that open a second
-// context), then restores what was loaded before.
+// context), then those of the process's context (context()) again.
 class VolkScope {
 public:
     explicit VolkScope(vkctx::Context& ctx);
     ~VolkScope();
-
-private:
-    VkInstance instance_;
-    VkDevice device_;
 };
 
 } // namespace vktest
