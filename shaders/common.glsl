@@ -74,24 +74,11 @@ uvec2 withWord(uvec2 v, uint w, uint word) {
 #ifndef VKSORT_RESTRICT
 #define VKSORT_RESTRICT restrict
 #endif
-// A backward twin (VKSORT_BACKWARD 1: the reorder of an odd pass, where a sort pushes one set for
-// all its passes) reads the bindings the set names as output and writes those it names as input,
-// so that the ping-pong needs no second set.
-#ifndef VKSORT_BACKWARD
-#define VKSORT_BACKWARD 0
-#endif
-#if VKSORT_BACKWARD
-const uint kKeysInBinding = kBindingKeysOut, kKeysOutBinding = kBindingKeysIn;
-const uint kValuesInBinding = kBindingValuesOut, kValuesOutBinding = kBindingValuesIn;
-#else
-const uint kKeysInBinding = kBindingKeysIn, kKeysOutBinding = kBindingKeysOut;
-const uint kValuesInBinding = kBindingValuesIn, kValuesOutBinding = kBindingValuesOut;
-#endif
-layout(set = 0, binding = kKeysInBinding, std430) VKSORT_RESTRICT readonly buffer KeysIn { Key keysIn[]; };
-layout(set = 0, binding = kKeysOutBinding, std430) VKSORT_RESTRICT writeonly buffer KeysOut { Key keysOut[]; };
+layout(set = 0, binding = kBindingKeysIn, std430) VKSORT_RESTRICT readonly buffer KeysIn { Key keysIn[]; };
+layout(set = 0, binding = kBindingKeysOut, std430) VKSORT_RESTRICT writeonly buffer KeysOut { Key keysOut[]; };
 #if VKSORT_VALUE_WORDS > 0
-layout(set = 0, binding = kValuesInBinding, std430) VKSORT_RESTRICT readonly buffer ValuesIn { Value valuesIn[]; };
-layout(set = 0, binding = kValuesOutBinding, std430) VKSORT_RESTRICT writeonly buffer ValuesOut { Value valuesOut[]; };
+layout(set = 0, binding = kBindingValuesIn, std430) VKSORT_RESTRICT readonly buffer ValuesIn { Value valuesIn[]; };
+layout(set = 0, binding = kBindingValuesOut, std430) VKSORT_RESTRICT writeonly buffer ValuesOut { Value valuesOut[]; };
 #endif
 layout(set = 0, binding = kBindingTables, std430) restrict buffer Tables { uint tables[]; };
 

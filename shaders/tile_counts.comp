@@ -19,7 +19,7 @@
 #include "tile.glsl"
 #include "passes.glsl"
 
-layout(set = 0, binding = kKeysInBinding, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
+layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
 
 shared uint s_tileCounts[kRadix];
 

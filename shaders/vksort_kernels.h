@@ -12,16 +12,15 @@
  * subgroup shuffles (VKSORT_SHUFFLE=1); 1 if it has a _skip twin for sorters that leave out the
  * passes whose digit every key shares (VKSORT_SKIP_PASSES=1); 1 if, in such sorters, a step that
  * may decide which passes run (vksort_config.h) runs a second pipeline of that twin, specialized
- * with kSpecDecides; 1 if it has a _backward twin (VKSORT_BACKWARD=1) that odd passes of a sorter
- * that pushes its descriptors run over the forward set; the tile it is specialized with (0:
+ * with kSpecDecides; the tile it is specialized with (0:
  * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup); the C++ function
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * The reorder has no _shuffle twin: ranking in registers takes registers that otherwise keep more
  * of its workgroups resident.
  * Rows are in the order pipelines are created and listed. One row per line, nothing else on it:
  * CMake reads these lines with a regular expression. */
-VKSORT_KERNEL(Setup, setup, 0, 0, 0, 0, 0, 0, 0, noSharedMemoryBytes)
-VKSORT_KERNEL(TileCounts, tile_counts, 1, 0, 0, 1, 0, 0, 0, tileCountsSharedMemoryBytes)
-VKSORT_KERNEL(Scan, scan, 0, 0, 0, 1, 1, 0, 2, scanSharedMemoryBytes)
-VKSORT_KERNEL(Reorder, reorder, 1, 1, 0, 1, 1, 1, 0, reorderSharedMemoryBytes)
-VKSORT_KERNEL(Single, single, 1, 1, 1, 0, 0, 0, 1, singleSharedMemoryBytes)
+VKSORT_KERNEL(Setup, setup, 0, 0, 0, 0, 0, 0, noSharedMemoryBytes)
+VKSORT_KERNEL(TileCounts, tile_counts, 1, 0, 0, 1, 0, 0, tileCountsSharedMemoryBytes)
+VKSORT_KERNEL(Scan, scan, 0, 0, 0, 1, 1, 2, scanSharedMemoryBytes)
+VKSORT_KERNEL(Reorder, reorder, 1, 1, 0, 1, 1, 0, reorderSharedMemoryBytes)
+VKSORT_KERNEL(Single, single, 1, 1, 1, 0, 0, 1, singleSharedMemoryBytes)

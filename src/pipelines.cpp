@@ -165,22 +165,19 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                                                                      : options.tile;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1); ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;
-                for (uint32_t role = 0; role < Pipelines::kRoles; ++role) {
-                    if (role == Pipelines::kDeciding && !(options.skipPasses && info.decidingTwin)) continue;
-                    if (role == Pipelines::kBackward && !(options.pushDescriptors && info.backwardTwin)) continue;
-                    const std::string variant = variantName(Kernel(kernel), k, v, options.subgroupShuffle, options.skipPasses,
-                                                            role == Pipelines::kBackward);
-                    const SpirvBlob* blob = findSpirv(variant.c_str());
-                    if (blob == nullptr) {
-                        *failure = "embedded SPIR-V " + variant + " is missing";
-                        destroyPipelines(fn, device, allocator, &p);
-                        return VK_ERROR_INITIALIZATION_FAILED;
-                    }
-                    std::string& name = p.name[kernel][role][k][v];
-                    name = role == Pipelines::kDeciding ? variant + "_deciding" : variant;
+                const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle, options.skipPasses);
+                const SpirvBlob* blob = findSpirv(name.c_str());
+                if (blob == nullptr) {
+                    *failure = "embedded SPIR-V " + name + " is missing";
+                    destroyPipelines(fn, device, allocator, &p);
+                    return VK_ERROR_INITIALIZATION_FAILED;
+                }
+                const bool deciding = options.skipPasses && info.decidingTwin;
+                for (uint32_t d = 0; d < (deciding ? 2u : 1u); ++d) {
+                    p.name[kernel][d][k][v] = d == 0 ? name : name + "_deciding";
                     KernelChoices choices = kernelChoices(options, info.tile, k, v);
-                    choices.decides = role == Pipelines::kDeciding;
-                    jobs.push_back(Job{blob, name.c_str(), &tile, choices, &p.pipeline[kernel][role][k][v]});
+                    choices.decides = d == 1;
+                    jobs.push_back(Job{blob, p.name[kernel][d][k][v].c_str(), &tile, choices, &p.pipeline[kernel][d][k][v]});
                 }
             }
         }
@@ -248,7 +245,7 @@ uint32_t listPipelines(const Pipelines& p, VksortPipelineInfo* out, uint32_t cap
     for (uint32_t kernel = 0; kernel < kKernelCount; ++kernel) {
         for (uint32_t k = 0; k < kKeyWidths; ++k) {
             for (uint32_t v = 0; v < kValueWidths; ++v) {
-                for (uint32_t d = 0; d < Pipelines::kRoles; ++d) {
+                for (uint32_t d = 0; d < 2; ++d) {
                     if (p.pipeline[kernel][d][k][v] == VK_NULL_HANDLE) continue; // not created: not served
                     if (n < capacity) out[n] = {p.name[kernel][d][k][v].c_str(), p.pipeline[kernel][d][k][v]};
                     ++n;

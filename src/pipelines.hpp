@@ -21,20 +21,16 @@ constexpr uint32_t kValueWidths = 3;
 struct Pipelines {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
-    // What a pipeline of a kernel is for: the plain one; the deciding one (a kernel's decidingTwin,
-    // in sorters that skip constant digits); the backward one (its backwardTwin, in sorters that
-    // push their descriptors). A step is never both deciding (pass 0) and backward (odd passes).
-    enum Role : uint32_t { kPlain, kDeciding, kBackward, kRoles };
-    // [kernel][role][key width][value width]; a kernel that does not vary by a width uses index 0
-    // of it. VK_NULL_HANDLE where the sorter does not serve the format or the role.
-    VkPipeline pipeline[kKernelCount][kRoles][kKeyWidths][kValueWidths] = {};
+    // [kernel][deciding][key width][value width]; a kernel that does not vary by a width uses index
+    // 0 of it; [1] holds the deciding pipelines (a kernel's decidingTwin, in sorters that skip
+    // constant digits). VK_NULL_HANDLE where the sorter does not serve the format.
+    VkPipeline pipeline[kKernelCount][2][kKeyWidths][kValueWidths] = {};
     // Its name: the SPIR-V variant's, with "_deciding" for the deciding pipelines.
-    std::string name[kKernelCount][kRoles][kKeyWidths][kValueWidths];
+    std::string name[kKernelCount][2][kKeyWidths][kValueWidths];
 
-    VkPipeline get(Kernel kernel, bool decides, bool backward, uint32_t keyWidth, uint32_t valueWidth) const {
+    VkPipeline get(Kernel kernel, bool decides, uint32_t keyWidth, uint32_t valueWidth) const {
         const KernelInfo& k = kernelInfo(kernel);
-        const Role role = decides ? kDeciding : backward ? kBackward : kPlain;
-        return pipeline[uint32_t(kernel)][role][k.perKeyWidth ? keyWidth : 0][k.perValueWidth ? valueWidth : 0];
+        return pipeline[uint32_t(kernel)][decides ? 1 : 0][k.perKeyWidth ? keyWidth : 0][k.perValueWidth ? valueWidth : 0];
     }
 };
 

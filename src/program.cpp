@@ -107,11 +107,7 @@ struct Builder {
         counts.constants.zeroCountTable = counts.constants.nextCountTable; // the first reorder adds into it
         timestampsThrough(1);
         for (uint32_t p = 0; p < passCount; ++p) {
-            // Odd passes write back into the caller's buffers: through the backward set, or where
-            // descriptors are pushed through the reorder's backward twin over the forward set
-            // (the scan step touches no keys), which needs no push between passes.
-            const bool backward = p % 2 == 1;
-            const BindingSet set = backward && !in.pushDescriptors ? kSetBackward : kSetForward;
+            const BindingSet set = p % 2 == 0 ? kSetForward : kSetBackward;
             if (!inlineScan) {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kLaunchScanArgs;
@@ -119,7 +115,6 @@ struct Builder {
                 choosePasses(scan, inlineScan);
             }
             Step& reorder = add(Kernel::Reorder, p, set);
-            reorder.backward = backward && in.pushDescriptors;
             reorder.argsWord = kLaunchTileArgs;
             choosePasses(reorder, inlineScan);
             reorder.constants.flags |= mapFlags(p);

@@ -33,9 +33,6 @@ struct Step {
     // Decides which passes run (program.cpp says which step): runs the kernel's deciding pipeline,
     // and its barrier also reaches the uniform reads of the decision.
     bool decides = false;
-    // Runs the kernel's backward twin over the forward set (a sorter that pushes its descriptors:
-    // odd passes, so that a sort pushes its set once rather than once per pass).
-    bool backward = false;
     BindingSet set = kSetForward;
     VksortPushConstants constants{};
     // Indirect launches read a VkDispatchIndirectCommand from info word `argsWord` of the tables
@@ -74,8 +71,6 @@ struct ProgramInput {
     // The sorter's _skip kernels decide on the GPU which passes run (shaders/vksort_config.h);
     // otherwise every pass runs.
     bool skipPasses = false;
-    // The sorter pushes its descriptors: odd passes run backward twins over the forward set.
-    bool pushDescriptors = false;
 };
 
 struct Program {

@@ -20,7 +20,7 @@ VkDeviceSize argsOffset(const VksortBindings_T& bindings, const Step& step) {
 }
 
 VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step) {
-    return sorter.pipelines.get(step.kernel, step.decides, step.backward, keyWidthIndex(bindings.keyType),
+    return sorter.pipelines.get(step.kernel, step.decides, keyWidthIndex(bindings.keyType),
                                 valueWidthIndex(bindings.valueType));
 }
 

@@ -24,7 +24,6 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
     in.indirect = indirect;
     in.scan = sorter.scan;
     in.skipPasses = sorter.skipPasses;
-    in.pushDescriptors = sorter.pushDescriptors;
     return in;
 }
 

@@ -359,10 +359,8 @@ struct ReorderCase {
     }
 
     // Whether the step reads the caller's ranges and writes the scratch copies (the deciding set
-    // is the forward one with the pass arguments bound; a backward twin reverses the forward set).
-    bool forward() const {
-        return (step.set == kSetForward || step.set == vksort::kSetDeciding) && !step.backward;
-    }
+    // is the forward one with the pass arguments bound).
+    bool forward() const { return step.set == kSetForward || step.set == vksort::kSetDeciding; }
 
     // `before` with the input's stable partition by this pass's digit written where the step
     // writes, and `from` (if given) the partition itself.

@@ -38,8 +38,8 @@ std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter, bool skip 
     }
     CHECK(names.size() == count);
     CHECK(pipelines.size() == count);
-    // SPIR-V variant names: every variant of every row of the kernel table (src/kernels.hpp), in a
-    // skipping sorter "_deciding" after those of the rows with a deciding twin.
+    // SPIR-V variant names: every variant of every row of the kernel table (src/kernels.hpp), and
+    // in a skipping sorter "_deciding" after those of the rows with a deciding twin.
     std::set<std::string> variants;
     for (uint32_t kernel = 0; kernel < vksort::kKernelCount; ++kernel) {
         for (uint32_t k = 0; k < 2; ++k) {
@@ -48,8 +48,6 @@ std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter, bool skip 
                     const std::string name = vksort::variantName(vksort::Kernel(kernel), k, v, shuffle, skip);
                     variants.insert(name);
                     if (skip && vksort::kKernels[kernel].decidingTwin) variants.insert(name + "_deciding");
-                    // ... and in a sorter that pushes its descriptors, the backward twins.
-                    variants.insert(vksort::variantName(vksort::Kernel(kernel), k, v, shuffle, skip, true));
                 }
             }
         }
@@ -109,10 +107,8 @@ TEST_CASE("sorter pipelines: count, VK_INCOMPLETE, unique names and pipelines", 
     vksortDestroySorter(spied);
     // Every format (the tests' sorters serve all): setup, the scan, per key width the tile counts,
     // per key and value width the reorder and the single-workgroup sort; a skipping sorter adds
-    // the scan's and each reorder's deciding pipelines; one that pushes its descriptors each
-    // reorder's backward twin.
-    const bool pushed = vktest::context().pushDescriptorsEnabled();
-    CHECK(checkedPipelines(vktest::sorter()).size() == (pushed ? 22u : 16u));
+    // the scan's and each reorder's deciding pipelines.
+    CHECK(checkedPipelines(vktest::sorter()).size() == 16);
     vktest::SorterOptions skipping;
     skipping.spy = true;
     skipping.skipPasses = true;

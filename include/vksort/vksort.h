@@ -370,9 +370,7 @@ typedef struct VksortPipelineInfo {
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
      * "_deciding" for that sorter's pipelines of the dispatch that decides which passes run
-     * (e.g. "reorder_k1_v0_skip_deciding"), and "_backward" for the reorders of odd passes of a
-     * sorter created with VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT, which read and write the
-     * ping-pong pair the other way round (e.g. "reorder_k1_v1_backward"). Unique within the sorter; a NUL-terminated
+     * (e.g. "reorder_k1_v0_skip_deciding"). Unique within the sorter; a NUL-terminated
      * string that lives as long as the sorter. With VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT the
      * pipeline's debug-utils name is "vksort " and this. */
     const char* name;
