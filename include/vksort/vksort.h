@@ -554,8 +554,11 @@ VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, V
  * submitted, waited for or allocated. Counts up to singleDispatchMaxCount (see
  * VksortSorterProperties) sort inside one workgroup in a single dispatch. See SYNCHRONIZATION
  * CONTRACT above for the barriers you own. pResult (optional) receives vksortGetSortResult's
- * answer. Returns VK_SUCCESS, or VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (a count
- * above the bindings' maxCount, an invalid bit range...), in which case nothing is recorded. */
+ * answer. Returns VK_SUCCESS, or VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (both or
+ * neither of bindings and pBuffers, pBuffers for a sorter created without
+ * VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT, buffers that vksortCreateBindings would refuse, a
+ * count above the bindings' maxCount, an invalid bit range...), in which case nothing is
+ * recorded. */
 VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
                        VksortSortResult* pResult);
 
