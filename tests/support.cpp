@@ -202,6 +202,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL spyGetDeviceProcAddrImpl(VkDevice devic
     return real;
 }
 
+} // namespace
+
 void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags srcAccess, VkPipelineStageFlags dst,
                    VkAccessFlags dstAccess) {
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -209,8 +211,6 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags 
     barrier.dstAccessMask = dstAccess;
     vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
-
-} // namespace
 
 void shutdown() { process().release(); }
 

@@ -126,6 +126,9 @@ private:
     VkCommandBuffer buffer_ = VK_NULL_HANDLE;
 };
 
+// One global memory barrier.
+void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags srcAccess, VkPipelineStageFlags dst,
+                   VkAccessFlags dstAccess);
 // Barriers a test records around GPU work on host-visible buffers (memory barriers, global).
 void hostToCompute(VkCommandBuffer cmd);
 void computeToHost(VkCommandBuffer cmd);

@@ -29,14 +29,6 @@ struct Kernel {
     void record(VkCommandBuffer cmd, uint32_t constant, uint32_t groups) const { kernel.record(cmd, &constant, groups); }
 };
 
-void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
-                   VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = srcAccess;
-    barrier.dstAccessMask = dstAccess;
-    vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
-
 // Keys, values and scratch for `capacity` u32 pairs in host-visible memory.
 struct PairBuffers {
     vkctx::Context& ctx;
@@ -95,12 +87,12 @@ TEST_CASE("indirect counts written by a compute shader in the same command buffe
             writeCount.record(cmd, requested, 1);
             // The documented barrier before an indirect sort: the count to the transfer that
             // reads it, the keys (written by the host here) to compute.
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+            vktest::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
                           VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT,
                           VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                           VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
             REQUIRE(vksortCmdSortIndirect(cmd, sorter, &info, count.buffer, 0, nullptr) == VK_SUCCESS);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            vktest::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         });
         uint32_t sorted = std::min(requested, capacity);
@@ -141,14 +133,14 @@ TEST_CASE("producer, sort and consumer with exactly the documented barriers", "[
             produce.record(cmd, count, groups);
             // Before: the producer's writes of keys and values visible to compute reads, and
             // ordered before the sort's compute writes.
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            vktest::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
             REQUIRE(vksortCmdSort(cmd, sorter, &info, nullptr) == VK_SUCCESS);
             // After: the sort's compute writes visible to the consumer's reads.
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            vktest::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
             consume.record(cmd, count, groups); // rebinds its own pipeline, set and constants
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            vktest::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         });
         const uint32_t* r = static_cast<const uint32_t*>(result.mapped);

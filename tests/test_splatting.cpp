@@ -47,14 +47,6 @@ IndirectArgs argsFor(uint32_t visible) {
     return a;
 }
 
-void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
-                   VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = srcAccess;
-    barrier.dstAccessMask = dstAccess;
-    vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
-
 // A range inside a host-visible buffer, between guard bands of canary bytes (whole alignment
 // units, at least 64 bytes each side), so that a write outside the declared range is seen.
 struct Guarded {
@@ -359,7 +351,7 @@ void runFrames(vkctx::Context& ctx, VksortSorter sorter, bool pushed) {
         // The documented barrier before an indirect sort, for either kind of sorter: keys and
         // values to the sort's compute reads and writes, the count to a compute read (pushed
         // descriptors) and a transfer read (the copy a sorter without them records).
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+        vktest::memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT);
         VksortSortResult recorded{};
@@ -371,7 +363,7 @@ void runFrames(vkctx::Context& ctx, VksortSorter sorter, bool pushed) {
         CHECK(recorded.values.buffer == p.where.values.buffer);
         CHECK(recorded.values.offset == p.where.values.offset);
         // The result (and the untouched arguments) to the host, which reads them after the fence.
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+        vktest::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                       VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                       VK_ACCESS_HOST_READ_BIT);
         VKCTX_CHECK(vkEndCommandBuffer(cmd));

@@ -243,9 +243,9 @@ typedef enum VksortSorterCreateFlagBits {
      * pfnGetDeviceProcAddr; when it cannot be, vksortCreateSorter returns
      * VK_ERROR_EXTENSION_NOT_PRESENT), which lets a sort take its buffers in
      * VksortSortInfo::pBuffers instead of a bindings object (see BINDING MODEL). Bindings objects
-     * of this sorter hold no descriptor sets, only their buffers. On the H200 its dispatches take
-     * 0.3-0.5 us longer each and recording takes longer than with bound sets, while an indirect
-     * sort saves the count's copy (docs/PERFORMANCE.md, "Buffers at record time"). */
+     * of this sorter hold no descriptor sets, only their buffers. An indirect sort then needs no
+     * copy of the count; each dispatch and the recording may take longer than with bound sets,
+     * depending on the driver (docs/PERFORMANCE.md, "Buffers at record time"). */
     VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT = 0x00000020,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
