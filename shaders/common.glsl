@@ -99,6 +99,15 @@ uint tileCount() {
     return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoNumTiles] : pc.numTiles;
 }
 
+// The same for a step launched a workgroup per tile (the reorders). An indirect sort launches
+// exactly its tiles where they fit one grid row (launch.glsl), so that its workgroups need not
+// wait for a load from the tables to know whether they have a tile. (Their key count still takes
+// the count, as a min: testing for the last tile first measured slower in direct sorts.)
+uint launchedTileCount() {
+    if ((pc.flags & kFlagIndirect) == 0u) return pc.numTiles;
+    return gl_NumWorkGroups.y == 1u ? gl_NumWorkGroups.x : tables[kInfoNumTiles];
+}
+
 // Word of the total of `digit` in `pass` (see vksort_config.h).
 uint totalsEntry(uint pass, uint digit) {
     return kTotalsOffset + pass * kRadix + digit;

@@ -38,8 +38,11 @@ shared uint s_tilePrefix[kRadix];
 shared uint s_nextCounts[kNextCountSlots];
 shared uint s_firstDestinationTile[kRadix];
 
-bool inlineScan() {
-    return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoInlineScan] != 0u : (pc.flags & kFlagInlineScan) != 0u;
+// Whether each workgroup sums the counts of all `tiles` itself: the host's choice, or in an indirect
+// sort the rule the tile counts applied to the tiles it launched (launch.glsl), found again from
+// those tiles rather than loaded.
+bool inlineScan(uint tiles) {
+    return (pc.flags & kFlagIndirect) != 0u ? vksortInlineScan(tiles, pc.inlineScanMaxTiles) : (pc.flags & kFlagInlineScan) != 0u;
 }
 
 // Where this tile's digits go, into s_digitTotal and s_tilePrefix: after a scan step, the pass's
@@ -51,7 +54,7 @@ bool inlineScan() {
 // each workgroup for itself: passes.glsl). Published by the next barrier.
 void fetchDigitStarts(uint tile, uint tiles) {
     uint invocation = gl_LocalInvocationIndex;
-    if (inlineScan()) {
+    if (inlineScan(tiles)) {
         // Invocation i sums digits 4(i % 4) to 4(i % 4) + 3, one 16-byte load per tile, striding
         // over tiles by a quarter of the workgroup, INLINE_SCAN_LOADS loads in flight at a time:
         // every workgroup reads every tile's counts.
@@ -137,9 +140,9 @@ void publishNextCounts() {
 
 void main() {
     uint tile = flatWorkgroupIndex();
-    uint tiles = tileCount();
+    uint tiles = launchedTileCount();
     if (tile >= tiles) return;
-    PassChoice pass = choosePass(inlineScan());
+    PassChoice pass = choosePass(inlineScan(tiles));
     if (!pass.runs) return;
     uint tileBase = tile * TILE_SIZE;
     uint valid = min(TILE_SIZE, elementCount() - tileBase);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #version 450
 // The first step of every multi-tile sort: how many keys of each digit value of the first pass each tile
-// holds (later passes' counts are made by the reorder before them). Writes counts table
+// holds (later passes' counts are made by the reorder before them). In an indirect sort it also
+// reads the count and launches the later steps (launch.glsl). Writes counts table
 // pc.countTable, and zeroes this tile's entries of pc.zeroCountTable, which the first reorder adds
 // the second pass's counts into; also gathers the tile's varying bits (passes.glsl).
 //
@@ -18,6 +19,7 @@
 #include "common.glsl"
 #include "tile.glsl"
 #include "passes.glsl"
+#include "launch.glsl"
 
 layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
 
@@ -45,8 +47,9 @@ const uint VECTORS_PER_THREAD = (KEYS_PER_THREAD + KEYS_PER_VECTOR - 1u) / KEYS_
 
 void main() {
     uint tile = flatWorkgroupIndex();
-    if (tile >= tileCount()) return;
-    uint count = elementCount();
+    SortSize size = sortSize(tile == 0u && gl_LocalInvocationIndex == 0u);
+    if (tile >= size.tiles) return;
+    uint count = size.count;
     uint tileBase = tile * TILE_SIZE;
     DigitMap map = digitMap(pc.shift, pc.endBit);
 

@@ -47,11 +47,13 @@ VKSORT_CONST kBindingPasses = 5u;
  * stages). */
 VKSORT_CONST kBindingPassArgs = 6u;
 VKSORT_CONST kBindingCount = 7u;
-/* The launch arguments of an indirect sort (see "Launch arguments" below): the setup step, which
- * sorts no keys, writes them through the keys-out binding of a set of its own (src/plan.hpp,
- * kSetLaunch); no other set binds their range, so no later dispatch writes what the indirect
- * launches read, and only the setup's barrier has to reach those reads. */
+/* An indirect sort's first step, the tile counts (shaders/launch.glsl), binds a set of its own
+ * (src/plan.hpp, kSetLaunch): through its keys-out binding it writes the launch arguments (see
+ * "Launch arguments" below), and no other set binds their range, so no later dispatch writes what
+ * the indirect launches read and only its barrier has to reach those reads; through its
+ * values-in binding it reads the caller's count. */
 VKSORT_CONST kBindingLaunchArgs = kBindingKeysOut;
+VKSORT_CONST kBindingCountIn = kBindingValuesIn;
 
 /* ---- Specialization constants ------------------------------------------------------------ */
 VKSORT_CONST kSpecWorkgroupSize = 0u;  /* local_size_x of every pipeline */
@@ -85,34 +87,32 @@ VKSORT_CONST kFlagInlineScan = 32u;     /* it sums the counts tables' rows itsel
 /* The reorders and the single-workgroup sort (keys travel between passes in sort order: common.glsl): */
 VKSORT_CONST kFlagMapIn = 64u;          /* it reads the caller's keys: map them to sort order as they load */
 VKSORT_CONST kFlagMapOut = 128u;        /* it writes the result: map the keys back as they are stored (single) */
-/* The setup (setup.comp): */
-VKSORT_CONST kFlagCountBound = 256u;    /* the caller's count is word pc.count of keys-in, not a copy in the tables */
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
  * for every step. 56 bytes, under the 128 bytes every device offers. */
 struct VksortPushConstants {
-    VKSORT_U32 count;      /* elements to sort (ignored with kFlagIndirect: tables[kInfoCount]; the setup's
-                            * word of the count with kFlagCountBound) */
+    VKSORT_U32 count;      /* elements to sort; with kFlagIndirect, tables[kInfoCount] instead, and for
+                            * the tile counts the word of kBindingCountIn that holds the caller's count */
     VKSORT_U32 numTiles;   /* ceil(count / tile) (ignored with kFlagIndirect) */
     VKSORT_U32 rowStride;  /* tiles per counts table (the capacity's, not the count's) */
     VKSORT_U32 shift;      /* lowest key bit of the first digit this dispatch sorts */
     VKSORT_U32 endBit;     /* one past the highest key bit sorted: a digit never reaches past it */
     VKSORT_U32 flags;      /* kFlag* bits */
-    VKSORT_U32 maxCount;   /* the bindings' capacity: the setup clamps indirect counts to it */
+    VKSORT_U32 maxCount;   /* the bindings' capacity: the tile counts clamp indirect counts to it */
     VKSORT_U32 pass;       /* the scan step's and reorder's digit pass: its row of the digit totals */
-    VKSORT_U32 singleMaxCount; /* setup: counts up to this take the single-workgroup sort */
-    VKSORT_U32 dispatchWidth;  /* setup: the most workgroups per grid row */
+    VKSORT_U32 singleMaxCount; /* indirect tile counts: counts up to this take the single-workgroup sort */
+    VKSORT_U32 dispatchWidth;  /* indirect tile counts: the most workgroups per grid row */
     VKSORT_U32 countTable;     /* the counts table of this pass (pass % 3) */
     VKSORT_U32 nextCountTable; /* where the reorder adds the next pass's counts */
     VKSORT_U32 zeroCountTable; /* zeroed by this dispatch's tiles for a later pass */
-    VKSORT_U32 inlineScanMaxTiles; /* setup: tile counts up to this need no scan step */
+    VKSORT_U32 inlineScanMaxTiles; /* indirect tile counts and reorders: tile counts up to this need no scan step */
 };
 VKSORT_CONST kPushConstantsSize = 56u;
 
 /* ---- Launch rules ------------------------------------------------------------------------ */
-/* The host plans direct sorts with these (src/plan.cpp, src/program.cpp); the setup dispatch
- * applies the same functions to an indirect sort's count on the GPU. */
+/* The host plans direct sorts with these (src/plan.cpp, src/program.cpp); an indirect sort's tile
+ * counts apply the same functions to an indirect sort's count on the GPU. */
 VKSORT_FUNC VKSORT_U32 vksortCeilDiv(VKSORT_U32 a, VKSORT_U32 b) { return a / b + (a % b != 0u ? 1u : 0u); }
 /* A grid of `workgroups` in rows of at most maxX workgroups: its width and its number of rows. */
 VKSORT_FUNC VKSORT_U32 vksortGridWidth(VKSORT_U32 workgroups, VKSORT_U32 maxX) {
@@ -168,9 +168,8 @@ VKSORT_CONST kPassCount = 16u;         /* how many reorders run; the others laun
 VKSORT_CONST kPassWords = 20u;         /* what the uniform buffer binds (kBindingPasses): 5 uvec4 */
 VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect sorts) */
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) */
-VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer */
-VKSORT_CONST kInfoInlineScan = 3u;     /* 1: few enough tiles for the reorders to scan inline (indirect) */
-VKSORT_CONST kInfoScanTicket = 4u;     /* the scan step's workgroups that are done (scan.comp) */
+VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer (bindings objects) */
+VKSORT_CONST kInfoScanTicket = 3u;     /* the scan step's workgroups that are done (scan.comp) */
 VKSORT_CONST kInfoWords = 16u;         /* (the rest is spare: the tables after it stay 64-byte aligned) */
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kScanRanges = 64u;        /* the most ranges a scan step splits the tiles into */
@@ -189,10 +188,10 @@ VKSORT_CONST kPassLaunchWords = kMaxPasses * kPassArgsStride; /* every pass's la
 VKSORT_CONST kPassArgsWords = kPassLaunchOffset + kPassLaunchWords;
 
 /* ---- Launch arguments --------------------------------------------------------------------- */
-/* An indirect sort's launches (binding kBindingLaunchArgs of the setup's set, in a range of the
+/* An indirect sort's launches (binding kBindingLaunchArgs of the launch set, in a range of the
  * scratch buffer of their own), in 32-bit words: the VkDispatchIndirectCommand of each kind of
- * step, written once by the setup step from the count the caller's GPU work produced. */
-VKSORT_CONST kLaunchTileArgs = 0u;     /* the tile counts and the reorders (a tile each) */
+ * later step, written once by the tile counts from the count the caller's GPU work produced. */
+VKSORT_CONST kLaunchTileArgs = 0u;     /* the reorders (a tile each) */
 VKSORT_CONST kLaunchSingleArgs = 4u;   /* the single-workgroup sort */
 VKSORT_CONST kLaunchScanArgs = 8u;     /* the scan steps */
 VKSORT_CONST kLaunchWords = 12u;

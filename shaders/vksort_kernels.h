@@ -19,7 +19,6 @@
  * of its workgroups resident.
  * Rows are in the order pipelines are created and listed. One row per line, nothing else on it:
  * CMake reads these lines with a regular expression. */
-VKSORT_KERNEL(Setup, setup, 0, 0, 0, 0, 0, 0, noSharedMemoryBytes)
 VKSORT_KERNEL(TileCounts, tile_counts, 1, 0, 0, 1, 0, 0, tileCountsSharedMemoryBytes)
 VKSORT_KERNEL(Scan, scan, 0, 0, 0, 1, 1, 2, scanSharedMemoryBytes)
 VKSORT_KERNEL(Reorder, reorder, 1, 1, 0, 1, 1, 0, reorderSharedMemoryBytes)

@@ -86,15 +86,18 @@ void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const
     struct Direction {
         VkDescriptorBufferInfo keysIn, keysOut, valuesIn, valuesOut;
     };
+    const VkDescriptorBufferInfo tables{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
     // Even passes read the caller's buffers and write the scratch copies, odd passes the reverse;
-    // the single-workgroup sort may write in place. The launch set is the setup's: it writes the
-    // launch arguments through keys-out, and reads a count bound at record time through keys-in.
+    // the single-workgroup sort may write in place. The launch set is an indirect sort's tile
+    // counts': it writes the launch arguments through keys-out, and reads the caller's count
+    // through values-in (kBindingCountIn), where it lies when given at record time, or as the
+    // copy in the tables.
     const Direction directions[kSetCount] = {
         {callerKeys, scratchKeys, callerValues, scratchValues},                                // kSetForward
         {scratchKeys, callerKeys, scratchValues, callerValues},                                // kSetBackward
         {callerKeys, callerKeys, callerValues, callerValues},                                  // kSetInPlace
-        {count != nullptr ? *count : callerKeys, {s.buffer, s.offset + l.launchOffset, l.launchBytes}, callerValues,
-         scratchValues},                                                                       // kSetLaunch
+        {callerKeys, {s.buffer, s.offset + l.launchOffset, l.launchBytes}, count != nullptr ? *count : tables,
+         {}},                                                                                  // kSetLaunch
         {callerKeys, scratchKeys, callerValues, scratchValues},                                // kSetDeciding
     };
     const Direction& d = directions[set];
@@ -112,11 +115,15 @@ void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const
     };
     add(kBindingKeysIn, d.keysIn);
     add(kBindingKeysOut, d.keysOut);
-    if (bindings.valueType != VKSORT_VALUE_TYPE_NONE) {
+    if (set != kSetLaunch && bindings.valueType != VKSORT_VALUE_TYPE_NONE) {
         add(kBindingValuesIn, d.valuesIn);
         add(kBindingValuesOut, d.valuesOut);
+    } else {
+        // The tile counts declare the count binding in every sort (a direct one reads nothing
+        // through it): without values, the other sets bind the tables there.
+        add(kBindingCountIn, set == kSetLaunch ? d.valuesIn : tables);
     }
-    add(kBindingTables, {s.buffer, s.offset + l.tablesOffset, l.tablesBytes});
+    add(kBindingTables, tables);
     // A sorter that skips constant digits: the passes that run (a uniform buffer), and the pass
     // arguments, which only the deciding set binds (the others bind a spare range).
     if (skipPasses) {

@@ -35,7 +35,7 @@ struct Pipelines {
 };
 
 struct PipelineOptions {
-    TileConfig tile;       // setup, tile counts and reorder
+    TileConfig tile;       // tile counts and reorder
     TileConfig singleTiles[kKeyWidths]; // the single-workgroup sort's, per key width (one tile size)
     TileConfig scanTile;   // the scan step (its workgroup size; keys per thread unused)
     ScanConfig scan;       // the scan step's shape, a specialization of every kernel that scans

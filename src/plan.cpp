@@ -5,8 +5,6 @@
 
 namespace vksort {
 
-uint32_t noSharedMemoryBytes(const TileConfig&, bool) { return 0; }
-
 namespace {
 
 // What the ranking of a tile declares (shaders/rank.glsl and common.glsl).

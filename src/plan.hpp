@@ -69,7 +69,6 @@ constexpr uint32_t kMaxTileSize = 65536;
 // checks them against the compiled SPIR-V). Each kernel's row in shaders/vksort_kernels.h names
 // its function. `skip`: the kernel's _skip twin (two more words where the kernel has one), the
 // larger, which is what a tile must fit.
-uint32_t noSharedMemoryBytes(const TileConfig& config, bool skip = true);
 uint32_t tileCountsSharedMemoryBytes(const TileConfig& config, bool skip = true);
 uint32_t scanSharedMemoryBytes(const TileConfig& config, bool skip = true);
 uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool skip = true);
@@ -132,8 +131,9 @@ bool planPasses(uint32_t keyBits, uint32_t beginBit, uint32_t endBit, PassPlan* 
 // Descriptor sets of a bindings object, one per direction of the ping-pong: even passes read the
 // caller's buffers and write the scratch copies, odd passes the reverse. The single-workgroup
 // sort writes its result where the passes would have: in place for an even pass count. The
-// launch set is the forward one with the launch arguments at kBindingLaunchArgs: only the setup
-// step of an indirect sort uses it, so only it writes them (shaders/vksort_config.h). The
+// launch set binds the launch arguments at kBindingLaunchArgs and the caller's count at
+// kBindingCountIn: only the tile counts of an indirect sort use it, so only they write the launch
+// arguments (shaders/vksort_config.h). The
 // deciding set is the forward one with the pass arguments bound (kBindingPassArgs): the first
 // pass's steps that may decide which passes run use it.
 enum BindingSet : uint32_t {

@@ -37,11 +37,13 @@ struct Builder {
         c.endBit = in.passes.endBit;
         c.flags = in.keyFlags | (in.indirect ? kFlagIndirect : 0u);
         c.maxCount = in.maxCount;
+        c.inlineScanMaxTiles = in.scan.inlineMaxTiles;
         c.dispatchWidth = in.maxWorkgroupCountX;
         c.pass = pass;
         c.countTable = pass % kCountTables;
         c.nextCountTable = (pass + 1) % kCountTables;
-        c.zeroCountTable = (pass + 2) % kCountTables;
+        // The tile counts zero the table the first reorder adds into; each reorder the one after.
+        c.zeroCountTable = (pass + (kernel == Kernel::TileCounts ? 1 : 2)) % kCountTables;
         if (in.indirect) {
             s.indirect = true;
         } else {
@@ -102,10 +104,10 @@ struct Builder {
         const uint32_t passCount = in.passes.passCount;
         const uint32_t tiles = ceilDiv(in.indirect ? in.maxCount : in.count, in.tile.tileSize());
         const bool inlineScan = vksortInlineScan(tiles, in.scan.inlineMaxTiles);
-        Step& counts = add(Kernel::TileCounts, 0, kSetForward);
-        counts.argsWord = kLaunchTileArgs;
-        counts.constants.zeroCountTable = counts.constants.nextCountTable; // the first reorder adds into it
-        timestampsThrough(1);
+        if (!in.indirect) {
+            add(Kernel::TileCounts, 0, kSetForward);
+            timestampsThrough(1);
+        }
         for (uint32_t p = 0; p < passCount; ++p) {
             const BindingSet set = p % 2 == 0 ? kSetForward : kSetBackward;
             if (!inlineScan) {
@@ -148,11 +150,13 @@ struct Builder {
             timestampsThrough(out.timestampCount - 1);
             return;
         }
-        // Indirect sorts: the count is copied into the tables (or bound where it lies), and the
-        // setup turns it into the launch
-        // of every step below (the path a count does not take gets zero workgroups). It alone
-        // writes the launch arguments (kSetLaunch), so its barrier alone reaches the indirect
-        // launches' reads of them. A capacity that one workgroup sorts records no passes.
+        // Indirect sorts: the count is copied into the tables, or bound where it lies, and the tile
+        // counts read it and turn it into the launch of every step after them (shaders/launch.glsl;
+        // the path a count does not take gets zero workgroups). They launch for the capacity's
+        // tiles, and alone write the launch arguments (kSetLaunch), so their barrier alone reaches
+        // the indirect launches' reads of them. The single-workgroup sort follows them, then the
+        // passes. A capacity that one workgroup sorts records no passes, and one workgroup of tile
+        // counts to launch it.
         if (in.indirect) {
             if (!in.countBound) {
                 Step& copy = out.steps[out.stepCount++];
@@ -160,25 +164,23 @@ struct Builder {
                 copy.kind = StepKind::CopyCount;
                 copy.barrier = Barrier::TransferToCompute;
             }
-            Step& setup = add(Kernel::Setup, 0, kSetLaunch);
-            if (in.countBound) {
-                setup.constants.flags |= kFlagCountBound;
-                setup.constants.count = in.countWord;
-            }
-            setup.indirect = false;
-            setup.grid = Grid{1, 1};
-            setup.constants.singleMaxCount = in.singleMaxCount;
-            setup.constants.dispatchWidth = in.maxWorkgroupCountX;
-            setup.constants.inlineScanMaxTiles = in.scan.inlineMaxTiles;
-            setup.barrier = Barrier::ComputeAndIndirect;
+            const bool passes = !vksortSingleWorkgroup(in.maxCount, in.singleMaxCount);
+            Step& counts = add(Kernel::TileCounts, 0, kSetLaunch);
+            counts.indirect = false;
+            counts.grid = passes ? gridFor(ceilDiv(in.maxCount, in.tile.tileSize()), in.maxWorkgroupCountX) : Grid{1, 1};
+            counts.constants.count = in.countWord;
+            counts.constants.singleMaxCount = in.singleMaxCount;
+            counts.constants.dispatchWidth = in.maxWorkgroupCountX;
+            counts.barrier = Barrier::ComputeAndIndirect;
             Step& single = add(Kernel::Single, 0, singleSet);
             single.constants.flags |= singleFlags;
             single.argsWord = kLaunchSingleArgs;
-            if (vksortSingleWorkgroup(in.maxCount, in.singleMaxCount)) {
+            if (!passes) {
                 single.barrier = Barrier::None;
                 timestampsThrough(out.timestampCount - 1);
                 return;
             }
+            timestampsThrough(1);
         }
         buildPasses(indexFlag);
         out.steps[out.stepCount - 1].barrier = Barrier::None;

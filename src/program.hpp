@@ -22,7 +22,7 @@ enum class StepKind : uint32_t {
 
 enum class Barrier : uint32_t {
     None,              // the last step: the caller owns the barrier after the sort
-    TransferToCompute, // the copied count, before the setup reads it
+    TransferToCompute, // the copied count, before the tile counts read it
     Compute,           // compute writes -> compute reads and writes
     ComputeAndIndirect // the same, and -> the launch-argument reads of indirect dispatches
 };
@@ -35,21 +35,22 @@ struct Step {
     bool decides = false;
     BindingSet set = kSetForward;
     VksortPushConstants constants{};
-    // Indirect launches read a VkDispatchIndirectCommand from info word `argsWord` of the tables
-    // (written by the setup step), or with `passArgs` from that word of the pass arguments
-    // (written by the step that decides which passes run); direct launches use `grid`.
+    // Indirect launches read a VkDispatchIndirectCommand from word `argsWord` of the launch
+    // arguments (written by an indirect sort's tile counts), or with `passArgs` from that word of
+    // the pass arguments (written by the step that decides which passes run); direct launches use
+    // `grid`.
     bool indirect = false;
     bool passArgs = false;
     uint32_t argsWord = 0;
     Grid grid;
-    uint32_t pass = 0;          // the digit pass this step belongs to (0 for the setup steps)
+    uint32_t pass = 0;          // the digit pass this step belongs to (0 for the steps before the passes)
     uint32_t firstTimestamp = 0; // timestamps written after the step: [first, first + count)
     uint32_t timestampCount = 0;
     Barrier barrier = Barrier::None;
 };
 
-// Copy, setup, single-workgroup sort, tile counts, then per pass a scan and a reorder.
-constexpr uint32_t kMaxProgramSteps = 4 + 2 * kMaxPasses;
+// Copy, tile counts, single-workgroup sort, then per pass a scan and a reorder.
+constexpr uint32_t kMaxProgramSteps = 3 + 2 * kMaxPasses;
 
 // What a program depends on: the sorter's tiles, the bindings' layout and the request.
 struct ProgramInput {
@@ -63,10 +64,11 @@ struct ProgramInput {
     PassPlan passes;
     uint32_t count = 0;          // ignored when indirect
     bool indirect = false;       // the count comes from the caller's buffer at execution time
-    // Where that count is read: with `countBound` in place, word `countWord` of the launch set's
-    // keys-in (push descriptors bind the caller's buffer there); otherwise from a copy.
+    // Where the tile counts read that count: word `countWord` of the launch set's kBindingCountIn,
+    // which binds the caller's buffer in place (`countBound`: push descriptors) or the tables, into
+    // whose word kInfoRequested a copy step puts it.
     bool countBound = false;
-    uint32_t countWord = 0;
+    uint32_t countWord = kInfoRequested;
     ScanConfig scan;             // which tile counts need a scan step, and its shape
     // The sorter's _skip kernels decide on the GPU which passes run (shaders/vksort_config.h);
     // otherwise every pass runs.

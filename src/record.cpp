@@ -12,8 +12,8 @@ VkDeviceSize infoOffset(const VksortBindings_T& bindings, uint32_t word) {
     return bindings.scratch.offset + bindings.layout.tablesOffset + VkDeviceSize(word) * 4u;
 }
 
-// Byte offset inside the scratch buffer of a step's launch arguments: a word of the setup's
-// launch arguments, or of the pass arguments.
+// Byte offset inside the scratch buffer of a step's launch arguments: a word of the launch
+// arguments (an indirect sort's tile counts write them), or of the pass arguments.
 VkDeviceSize argsOffset(const VksortBindings_T& bindings, const Step& step) {
     const VkDeviceSize range = step.passArgs ? bindings.layout.passArgsOffset : bindings.layout.launchOffset;
     return bindings.scratch.offset + range + VkDeviceSize(step.argsWord) * 4u;
@@ -37,7 +37,7 @@ void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind, bool 
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     } else if (kind == Barrier::ComputeAndIndirect) {
         // The later indirect launches read their arguments: the launch arguments, written by an
-        // indirect sort's setup step, or the pass arguments, written by the step that decides
+        // indirect sort's tile counts, or the pass arguments, written by the step that decides
         // which passes run (shaders/vksort_config.h). No other step writes either.
         barrier.dstAccessMask |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
         dstStages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
@@ -66,7 +66,7 @@ const char* valueName(VksortValueType type) {
 // the passes by what they are, a pass's scan step and the reorder right after it together.
 std::string stepLabel(const Program& program, uint32_t i) {
     const Step& s = program.steps[i];
-    if (s.kind == StepKind::CopyCount || s.kernel == Kernel::Setup) return "vksort: setup";
+    if (s.kind == StepKind::CopyCount) return "vksort: count copy";
     switch (s.kernel) {
     case Kernel::Single: return "vksort: one-workgroup sort";
     case Kernel::TileCounts: return "vksort: tile counts";
@@ -100,7 +100,7 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
         } else if (pushed == nullptr || *pushed != step.set) {
             // Pushed descriptors stay bound across the pipelines of one layout: push a set when it
             // changes. The launch set reads an indirect count where it lies (aligned down to the
-            // storage-buffer offset alignment; the setup reads word countWord of the range).
+            // storage-buffer offset alignment; the tile counts read word countWord of the range).
             VkDescriptorBufferInfo count{};
             if (countSource != nullptr) {
                 const VkDeviceSize misalignment = countSource->offset % sorter.deviceInfo.facts.minStorageBufferOffsetAlignment;

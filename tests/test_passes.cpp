@@ -389,8 +389,8 @@ struct ReorderCase {
 namespace {
 
 // What the tile-counts step leaves in `want`'s tables: each tile's counts in its counts table, the
-// table the first reorder adds into zeroed, and the scan ticket zeroed (a direct sort has no setup
-// step). Returns the tables' words.
+// table the first reorder adds into zeroed, and the scan ticket zeroed (in a direct sort, which
+// writes no launches). Returns the tables' words.
 template <typename Counts>
 uint32_t* expectTileCounts(const PassRig& rig, const vksort::VksortPushConstants& c, const Counts& counts,
                            const std::vector<uint64_t>& varying, uint32_t numTiles, PassRig::Ranges* want) {

@@ -295,7 +295,7 @@ TEST_CASE("the maximum count respects every limit", "[plan]") {
 }
 
 TEST_CASE("scan step: one workgroup per digit up to a few thousand tiles, then up to 64 ranges", "[plan]") {
-    // vksort_config.h's launch rule, shared by the host's grids and the setup's indirect arguments,
+    // vksort_config.h's launch rule, shared by the host's grids and an indirect sort's launch arguments,
     // with the limits of every tuning row.
     for (const TuningRow& row : kTuningTable) {
         const ScanConfig scan = chooseScanConfig(row);

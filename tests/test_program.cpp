@@ -70,7 +70,7 @@ void checkCountTables(const Program& p) {
             state[c.countTable] = Prefixes;
         } else if (s.kernel == Kernel::Reorder) {
             const bool inlined = (c.flags & kFlagInlineScan) != 0;
-            // Indirect sorts decide on the GPU (the setup's kInfoInlineScan): both states are valid.
+            // Indirect sorts decide on the GPU (vksortInlineScan of the tiles launched): both states are valid.
             if (!s.indirect) CHECK(state[c.countTable] == (inlined ? Counts : Prefixes));
             CHECK(passOf[c.countTable] == s.pass);
             CHECK(c.zeroCountTable != c.countTable);
@@ -147,9 +147,10 @@ TEST_CASE("program: tile counts, then per pass a scan (none for few tiles) and a
             // (An indirect sort plans for its capacity, here the count.)
             const bool inlined = tiles <= in.scan.inlineMaxTiles;
             INFO("count " << count << (indirect ? ", indirect" : "") << ", " << tiles << " tiles");
-            // A direct sort has nothing for a setup to do.
-            CHECK(countKernel(p, Kernel::Setup) == (indirect ? 1 : 0));
             CHECK(countKernel(p, Kernel::TileCounts) == 1);
+            // An indirect sort's one-workgroup sort is recorded, and launched by the tile counts
+            // where the count is small.
+            CHECK(countKernel(p, Kernel::Single) == (indirect ? 1 : 0));
             CHECK(countKernel(p, Kernel::Scan) == (inlined ? 0 : 8));
             CHECK(countKernel(p, Kernel::Reorder) == 8);
             for (uint32_t i = 0; i < p.stepCount; ++i) {
@@ -162,11 +163,17 @@ TEST_CASE("program: tile counts, then per pass a scan (none for few tiles) and a
                     if (!indirect) CHECK((s.grid.x == in.scan.workgroups(tiles) && s.grid.y == 1));
                 }
                 if (s.kernel == Kernel::Reorder) {
-                    // (An indirect sort's reorders read the setup's choice.)
+                    // (An indirect sort's reorders apply the tile counts' rule to the tiles launched.)
+                    CHECK(s.constants.inlineScanMaxTiles == in.scan.inlineMaxTiles);
                     CHECK(((s.constants.flags & kFlagInlineScan) != 0) == (inlined && !indirect));
                     CHECK((s.constants.flags & kFlagMapOut) == 0); // the last that runs: the GPU decides
                 }
-                if (s.kernel == Kernel::TileCounts) CHECK(s.argsWord == kLaunchTileArgs);
+                if (s.kernel == Kernel::TileCounts) {
+                    CHECK_FALSE(s.indirect);
+                    CHECK(s.set == (indirect ? kSetLaunch : kSetForward));
+                    CHECK((s.grid.x == tiles && s.grid.y == 1));
+                    CHECK(s.constants.zeroCountTable == s.constants.nextCountTable); // the first reorder adds into it
+                }
             }
             if (indirect) CHECK(p.steps[1].constants.inlineScanMaxTiles == in.scan.inlineMaxTiles);
             checkTables(p);
@@ -188,7 +195,7 @@ TEST_CASE("program: grids past the row limit split into rows", "[program]") {
     }
 }
 
-TEST_CASE("program: timestamp slots are 1 after the tile counts and 2 + p after each reorder, on "
+TEST_CASE("program: timestamp slots are 1 after the tile counts (and an indirect sort's single sort) and 2 + p after each reorder, on "
           "every path",
           "[program]") {
     for (uint32_t count : {0u, 1u, 4096u, 4097u, 600000u}) {
@@ -209,7 +216,9 @@ TEST_CASE("program: timestamp slots are 1 after the tile counts and 2 + p after 
                     if (s.kind != StepKind::Dispatch) continue;
                     if (isReorder(s.kernel)) CHECK(s.firstTimestamp == 2 + s.pass);
                     if (s.kernel == Kernel::Scan) CHECK(s.timestampCount == 0); // timed with its reorder
-                    if (s.kernel == Kernel::TileCounts) CHECK(s.firstTimestamp == 1);
+                    // (An indirect sort's tile counts are timed with the one-workgroup sort after them.)
+                    if (s.kernel == (indirect ? Kernel::Single : Kernel::TileCounts)) CHECK(s.firstTimestamp == 1);
+                    if (indirect && s.kernel == Kernel::TileCounts) CHECK(s.timestampCount == 0);
                 }
               }
             }
@@ -221,8 +230,8 @@ TEST_CASE("program: timestamp slots are 1 after the tile counts and 2 + p after 
     CHECK(empty.leadingTimestamps == empty.timestampCount);
 }
 
-TEST_CASE("program: the indirect program launches every step from the setup's arguments, and only the "
-          "setup's barrier reaches the launches",
+TEST_CASE("program: the indirect program launches every step after the tile counts from their "
+          "arguments, and only their barrier reaches the launches",
           "[program]") {
     // 2^20 keys are 512 tiles, which the reorders scan inline (no scan step recorded); 2^24 need
     // scan steps; 4096 keys one workgroup sorts (no pass recorded).
@@ -235,20 +244,26 @@ TEST_CASE("program: the indirect program launches every step from the setup's ar
         INFO("capacity " << capacity);
         CHECK(p.steps[0].kind == StepKind::CopyCount);
         CHECK(p.steps[0].barrier == Barrier::TransferToCompute);
-        CHECK(p.steps[1].kernel == Kernel::Setup);
-        CHECK(p.steps[1].set == kSetLaunch);
-        CHECK(p.steps[1].barrier == Barrier::ComputeAndIndirect);
-        CHECK_FALSE(p.steps[1].indirect);
-        CHECK(p.steps[1].constants.singleMaxCount == in.singleMaxCount);
-        CHECK(p.steps[1].constants.dispatchWidth == in.maxWorkgroupCountX);
-        CHECK(p.steps[1].constants.maxCount == in.maxCount);
+        // The tile counts launch for the capacity's tiles (one workgroup, to launch the single
+        // sort, where it takes every count), read the count from the copy in the tables.
+        const bool passes = capacity > in.singleMaxCount;
+        const Step& counts = p.steps[1];
+        CHECK(counts.kernel == Kernel::TileCounts);
+        CHECK(counts.set == kSetLaunch);
+        CHECK(counts.barrier == Barrier::ComputeAndIndirect);
+        CHECK_FALSE(counts.indirect);
+        CHECK(counts.grid.x == (passes ? ceilDiv(capacity, in.tile.tileSize()) : 1));
+        CHECK(counts.constants.count == kInfoRequested);
+        CHECK((counts.constants.flags & kFlagIndirect) != 0);
+        CHECK(counts.constants.singleMaxCount == in.singleMaxCount);
+        CHECK(counts.constants.dispatchWidth == in.maxWorkgroupCountX);
+        CHECK(counts.constants.maxCount == in.maxCount);
         CHECK(p.steps[2].kernel == Kernel::Single);
         CHECK(p.steps[2].argsWord == kLaunchSingleArgs);
         CHECK((p.steps[2].constants.flags & (kFlagMapIn | kFlagMapOut)) == (kFlagMapIn | kFlagMapOut));
-        // Both paths are recorded where the capacity allows both: the setup gives the one a count
-        // does not take zero workgroups.
-        const bool passes = capacity > in.singleMaxCount;
-        CHECK(p.stepCount == (passes ? 3 + 1 + 8 + (capacity > (1u << 21) ? 8 : 0) : 3));
+        // Both paths are recorded where the capacity allows both: the tile counts give the one a
+        // count does not take zero workgroups.
+        CHECK(p.stepCount == (passes ? 3 + 8 + (capacity > (1u << 21) ? 8 : 0) : 3));
         CHECK(countKernel(p, Kernel::Reorder) == (passes ? 8 : 0));
         CHECK(countKernel(p, Kernel::Scan) == (capacity > (1u << 21) ? 8 : 0));
         for (uint32_t i = 2; i < p.stepCount; ++i) {
@@ -256,10 +271,11 @@ TEST_CASE("program: the indirect program launches every step from the setup's ar
             INFO("step " << i);
             CHECK(s.indirect);
             CHECK((s.constants.flags & kFlagIndirect) != 0);
-            CHECK((s.constants.flags & kFlagInlineScan) == 0); // the setup's choice
-            if (isReorder(s.kernel) || s.kernel == Kernel::TileCounts) CHECK(s.argsWord == kLaunchTileArgs);
+            CHECK((s.constants.flags & kFlagInlineScan) == 0); // the tile counts' choice
+            CHECK(s.set != kSetLaunch);
+            if (isReorder(s.kernel)) CHECK(s.argsWord == kLaunchTileArgs);
             if (s.kernel == Kernel::Scan) CHECK(s.argsWord == kLaunchScanArgs);
-            // Nothing after the setup writes the launch arguments.
+            // Nothing after the tile counts writes the launch arguments.
             CHECK(s.barrier == (i + 1 < p.stepCount ? Barrier::Compute : Barrier::None));
         }
         checkTables(p);
@@ -301,7 +317,7 @@ TEST_CASE("program: a sorter that skips constant digits launches a direct sort's
                     const bool writes = first && (s.kernel == Kernel::Scan || inlineScan || indirect);
                     CHECK(s.decides == writes);
                     CHECK((s.set == kSetDeciding) == writes);
-                    const bool reaches = (passArgs && s.kernel == Kernel::Scan && s.pass == 0) || s.kernel == Kernel::Setup;
+                    const bool reaches = (passArgs && s.kernel == Kernel::Scan && s.pass == 0) || (indirect && s.kernel == Kernel::TileCounts);
                     if (!last) CHECK((s.barrier == Barrier::ComputeAndIndirect) == reaches);
                     CHECK(s.passArgs == (passArgs && s.pass > 0));
                     if (s.passArgs) {

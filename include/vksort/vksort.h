@@ -231,8 +231,8 @@ typedef enum VksortSorterCreateFlagBits {
      * its pipelines ("vksort " and the name vksortGetSorterPipelines gives) with
      * vkSetDebugUtilsObjectNameEXT, and every sort it records opens a label around itself
      * ("vksort: sort of <key> keys[ with <value> values]") and one around each group of steps
-     * (e.g. "vksort: tile counts", "vksort: pass 3 (scan, reorder)", "vksort: setup" for an
-     * indirect count) with vkCmdBeginDebugUtilsLabelEXT and vkCmdEndDebugUtilsLabelEXT, all
+     * (e.g. "vksort: tile counts", "vksort: pass 3 (scan, reorder)", "vksort: count copy" for an
+     * indirect count without push descriptors) with vkCmdBeginDebugUtilsLabelEXT and vkCmdEndDebugUtilsLabelEXT, all
      * closed before the call returns, so that RenderDoc, Nsight or the validation layer show the
      * sort by name. The three functions are loaded through pfnGetInstanceProcAddr; when they
      * cannot be, vksortCreateSorter returns VK_ERROR_EXTENSION_NOT_PRESENT. Without this flag
@@ -283,7 +283,7 @@ typedef struct VksortSorterCreateInfo {
      * testing and tuning. */
     uint32_t requiredSubgroupSize;
     /* Tuning overrides; 0 takes the default chosen for the device. The workgroup size is the
-     * invocations per workgroup of the setup, tile-counts and reorder kernels (a power of
+     * invocations per workgroup of the tile-counts and reorder kernels (a power of
      * two from 16 to the device's limit: maxComputeWorkGroupInvocations and
      * maxComputeWorkGroupSize[0], and with a requiredSubgroupSize also
      * maxComputeWorkgroupSubgroups x requiredSubgroupSize); keys per thread (1 to 32) sets the
@@ -299,8 +299,8 @@ typedef struct VksortSorterCreateInfo {
      * and value type you will sort; 0 means all of them. Only the pipelines those need are
      * compiled: per key width crossed with no values, 32-bit values (uint32 and index) or
      * 64-bit values a single-workgroup sort and a reorder; per key width the tile counts; one
-     * shared setup and one scan. A renderer that sorts f32 depths with u32 indices pays for 5
-     * pipelines instead of up to 16. Memory requirements and bindings of a
+     * shared scan. A renderer that sorts f32 depths with u32 indices pays for 4 pipelines
+     * instead of up to 15. Memory requirements and bindings of a
      * format the sorter does not serve are invalid usage. Unknown bits are invalid usage. */
     uint32_t keyTypes;
     uint32_t valueTypes;
@@ -336,9 +336,9 @@ typedef struct VksortSorterProperties {
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
     uint32_t tileSize;
     /* Sorts of at most this many keys run every pass inside one workgroup (the single-workgroup
-     * sort): one dispatch in a vksortCmdSort (vksortCmdSortIndirect records its setup dispatch,
-     * after a count copy without push descriptors, before it, and with bindings of at most this
-     * capacity nothing after it). */
+     * sort): one dispatch in a vksortCmdSort (vksortCmdSortIndirect records the tile counts,
+     * which read the count and launch it, before it, after a count copy without push
+     * descriptors, and with bindings of at most this capacity nothing after it). */
     uint32_t singleDispatchMaxCount;
     /* The subgroup size the pipelines were created for (the required size, or the device's
      * default), and the smallest one the shared arrays are sized for (narrower subgroups still
@@ -366,7 +366,7 @@ uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortVal
 
 /* One compute pipeline of a sorter. */
 typedef struct VksortPipelineInfo {
-    /* The shader variant it runs, e.g. "tile_counts_k1", "setup", "reorder_k1_v0" or
+    /* The shader variant it runs, e.g. "tile_counts_k1", "scan", "reorder_k1_v0" or
      * "single_k2_v1_shuffle": the pass, then the key width in 32-bit words (k1, k2), the value
      * width in 32-bit words (v0 none, v1, v2), "_shuffle" for the single-workgroup sort's
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
@@ -515,7 +515,8 @@ typedef struct VksortSortInfo {
      * singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
      * query 1; the query of a dispatch that does not run repeats the time of the one before it.
      * Every query is written for every sort, a count of 0 included. vksortCmdSortIndirect also
-     * records its count copy, its setup dispatch and its single-workgroup dispatch before query 1.
+     * records its count copy (without push descriptors) and its single-workgroup dispatch, after
+     * the tile counts, before query 1.
      * The pool must hold those queries (vksort cannot check; firstTimestampQuery plus their number
      * past UINT32_MAX is invalid usage), they must have been reset (vkCmdResetQueryPool), and the
      * queue family must support timestamps. */

@@ -110,7 +110,7 @@ void usage() {
         "    keys/s                  count / median\n"
         "    counts                  the first step: the tile counts; the whole sort where it is one\n"
         "                            dispatch (up to the sorter's one-dispatch count); an indirect sort's\n"
-        "                            count copy and launch setup too\n"
+        "                            tile counts, one-dispatch sort and count copy (if any) together\n"
         "    reorder                 every pass after it (its scan, if any, and its reorder), summed\n"
         "    w/q                     median of the sorts timed with those per-step timestamps\n"
         "    B/key                   the least bytes per key this design moves (keys and values, every pass)\n"
@@ -426,10 +426,11 @@ void checkCount(VksortSorter sorter, const Options& o) {
 }
 
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
-// or the whole sort where it is one dispatch; an indirect sort's count copy and launch setup too.
+// or the whole sort where it is one dispatch; an indirect sort's tile counts, which launch the
+// rest, with its one-dispatch sort and any count copy.
 std::string firstStep(const VksortSorterProperties& p, uint32_t count, bool indirect) {
-    const char* step = count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
-    return indirect ? std::string("count copy, launch setup and ") + step : std::string(step);
+    if (indirect) return "tile counts and one-dispatch sort";
+    return count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
 }
 
 std::string formatsNote(const Options& o) {

@@ -16,7 +16,7 @@ struct RunTimes {
     double total = 0;       // ms, from just before to just after the recorded sort
     double withQueries = 0; // ms, the same with vksort's per-dispatch timestamps (bench only)
     // ms from query 0 to 1 (the tile counts, or the whole sort where it is one dispatch; an
-    // indirect sort's count copy and launch setup too), and from query 1 on (every pass's scan and
+    // indirect sort's tile counts, one-dispatch sort and count copy together), and from query 1 on (every pass's scan and
     // reorder, summed)
     double kinds[2] = {};
     double recordUs = 0; // us of CPU time the vksortCmdSort (or Indirect) call took to record (bench only)

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// vksort GLSL library: an indirect sort's count, read on the GPU, and the launches it gives every
+// later step. The tile counts step, the first dispatch of every indirect sort, reads the caller's
+// count where the launch set binds it (kBindingCountIn: the caller's buffer, or the tables'
+// copy), clamps it to the bindings' capacity (documented in vksort.h), and its first invocation
+// decides between the single-workgroup sort and the passes, and between a scan step and the
+// reorders' inline scan, and writes the VkDispatchIndirectCommand of each (vksort_config.h):
+// dispatches of the path not taken, and workgroups past the count, are never launched. Folding
+// this into the tile counts saves a dependent dispatch: each of its workgroups reads the count
+// itself. Included after tile.glsl by the tile counts step alone.
+
+// The count: word pc.count of this range (with kFlagIndirect).
+layout(set = 0, binding = kBindingCountIn, std430) readonly buffer CountIn { uint countIn[]; };
+// The launch arguments' range, which only the launch set binds (kBindingLaunchArgs).
+layout(set = 0, binding = kBindingLaunchArgs, std430) restrict writeonly buffer LaunchArgs { uint launchArgs[]; };
+
+// The keys and tiles a sort's passes cover (no tiles where the single-workgroup sort takes it).
+struct SortSize {
+    uint count;
+    uint tiles;
+};
+
+void writeArgs(uint at, uint x, uint y) {
+    launchArgs[at] = x;
+    launchArgs[at + 1u] = y;
+    launchArgs[at + 2u] = 1u;
+}
+
+// A direct sort's size from the push constants; an indirect sort's from the caller's count, with
+// the launches of the later steps written by the first invocation of the first workgroup.
+SortSize sortSize(bool launcher) {
+    if ((pc.flags & kFlagIndirect) == 0u) return SortSize(pc.count, pc.numTiles);
+    uint count = min(countIn[pc.count], pc.maxCount);
+    uint tiles = vksortCeilDiv(count, TILE_SIZE);
+    bool single = vksortSingleWorkgroup(count, pc.singleMaxCount);
+    uint passTiles = single ? 0u : tiles;
+    if (launcher) {
+        tables[kInfoCount] = count;
+        tables[kInfoNumTiles] = tiles;
+        writeArgs(kLaunchTileArgs, vksortGridWidth(passTiles, pc.dispatchWidth), vksortGridRows(passTiles, pc.dispatchWidth));
+        bool inlined = vksortInlineScan(tiles, pc.inlineScanMaxTiles);
+        writeArgs(kLaunchScanArgs, single || inlined ? 0u : scanWorkgroups(tiles), 1u);
+        writeArgs(kLaunchSingleArgs, single && count > 0u ? 1u : 0u, 1u);
+    }
+    return SortSize(count, passTiles);
+}
