@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #version 450
-// The first step of every multi-tile sort: how many keys of each digit value of the first pass each tile
+// The first step of every multi-tile sort and of every indirect sort: how many keys of each digit value of the first pass each tile
 // holds (later passes' counts are made by the reorder before them). In an indirect sort it also
 // reads the count and launches the later steps (launch.glsl). Writes counts table
 // pc.countTable, and zeroes this tile's entries of pc.zeroCountTable, which the first reorder adds

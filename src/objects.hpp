@@ -87,8 +87,8 @@ VkResult describeBuffers(const VksortSorter_T& sorter, const VksortBindingsCreat
                          VksortBindings_T* out);
 
 // The descriptors of one binding set (src/plan.hpp, BindingSet): what vksortCreateBindings writes
-// into that set, or what a sort pushes. `count`: the caller's count, bound through keys-in of the
-// launch set where a sort reads it in place (push descriptors), or null. Filled in place: the
+// into that set, or what a sort pushes. `count`: the caller's count, bound through values-in (kBindingCountIn) of
+// the launch set where a sort reads it in place (push descriptors), or null. Filled in place: the
 // writes point at the buffers beside them (their dstSet is left null).
 struct SetDescriptors {
     VkDescriptorBufferInfo buffers[kBindingCount];

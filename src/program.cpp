@@ -99,7 +99,7 @@ struct Builder {
     // each reorder sums them itself) and a reorder, which also counts the next pass's digits.
     // An indirect sort plans for its capacity: a count read on the GPU has at most its tiles, so
     // where those are few enough for every reorder to scan inline, no scan step is recorded (the
-    // setup then finds an inline scan for any count).
+    // tile counts then find an inline scan for any count).
     void buildPasses(uint32_t indexFlag) {
         const uint32_t passCount = in.passes.passCount;
         const uint32_t tiles = ceilDiv(in.indirect ? in.maxCount : in.count, in.tile.tileSize());

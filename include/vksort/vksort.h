@@ -270,7 +270,8 @@ typedef struct VksortSorterCreateInfo {
     /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
     const VkAllocationCallbacks* pAllocationCallbacks;
     /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
-     * every pipeline the served formats need (5 to 16; see keyTypes), concurrently unless
+     * every pipeline the served formats need (4 to 15, 6 to 22 when skipping constant digits;
+     * see keyTypes), concurrently unless
      * VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT is set; that is the driver's shader
      * compilation and the bulk of vksortCreateSorter's time (docs/PERFORMANCE.md has
      * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) lets the driver
@@ -431,8 +432,9 @@ typedef struct VksortMemoryRequirements {
      * alignment allow it for every sorter, so one scratch buffer serves either kind). Its contents
      * need no initialization and are garbage afterwards, except where a sort with an odd pass
      * count left its result (see VksortSortResult). The reported usage is storage, uniform,
-     * indirect and transfer-destination. vksortCmdSortIndirect uses storage, indirect and
-     * transfer-destination; vksortCmdSort storage alone. A sorter that skips constant digits
+     * indirect and transfer-destination. vksortCmdSortIndirect uses storage and indirect, and
+     * transfer-destination for the count's copy where the sorter does not push its descriptors;
+     * vksortCmdSort storage alone. A sorter that skips constant digits
      * adds uniform to both, and indirect to vksortCmdSort. */
     VksortBufferRequirements scratch;
 } VksortMemoryRequirements;
@@ -514,9 +516,9 @@ typedef struct VksortSortInfo {
      * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts of at most
      * singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
      * query 1; the query of a dispatch that does not run repeats the time of the one before it.
-     * Every query is written for every sort, a count of 0 included. vksortCmdSortIndirect also
-     * records its count copy (without push descriptors) and its single-workgroup dispatch, after
-     * the tile counts, before query 1.
+     * Every query is written for every sort, a count of 0 included. vksortCmdSortIndirect
+     * records its count copy (without push descriptors) before the tile counts and its
+     * single-workgroup dispatch after them, all before query 1.
      * The pool must hold those queries (vksort cannot check; firstTimestampQuery plus their number
      * past UINT32_MAX is invalid usage), they must have been reset (vkCmdResetQueryPool), and the
      * queue family must support timestamps. */
@@ -572,11 +574,12 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * ranges is touched. Launches are sized on the GPU from the count (no host round trip): work
  * past the count is never launched, and the dispatches of the path a count does not take (the
  * single-workgroup sort, or the passes) launch no workgroup. What is recorded depends on the
- * bindings' maxCount, which bounds the count: up to singleDispatchMaxCount only the
- * single-workgroup sort; while its tiles are few enough for every reorder to sum their counts
- * itself (2^21 keys on NVIDIA, 2^19 elsewhere, with the default tile) no scan step; above, a scan
- * step per pass, which launches nothing when the count needs none. So bindings sized close to
- * the counts you sort cost the least.
+ * bindings' maxCount, which bounds the count: up to singleDispatchMaxCount the tile counts (one
+ * workgroup, which reads the count and launches the rest) and the single-workgroup sort; while
+ * maxCount's tiles are few enough for every reorder to sum their counts itself (2^21 keys on
+ * NVIDIA, 2^19 elsewhere, with the default tile) no scan step; above, a scan step per pass, which
+ * launches nothing when the count needs none. So bindings sized close to the counts you sort
+ * cost the least.
  * In addition to vksortCmdSort's contract, the count is read first: with
  * VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT by a compute dispatch (make your write of it
  * available to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT), otherwise by a
@@ -585,7 +588,8 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * earlier use before VK_PIPELINE_STAGE_TRANSFER_BIT writes); if you rewrite the count later, wait
  * for that stage. Making it available to both stages serves either sorter. The sort
  * reads launch arguments from the scratch buffer (VK_ACCESS_INDIRECT_COMMAND_READ_BIT), which is
- * why scratch needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT and VK_BUFFER_USAGE_TRANSFER_DST_BIT.
+ * why scratch needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, and without push descriptors copies the
+ * count into it, which is why it needs VK_BUFFER_USAGE_TRANSFER_DST_BIT.
  * A VK_NULL_HANDLE countBuffer, a countOffset that is not a multiple of 4 or whose
  * countOffset + 4 wraps, a count inside the scratch range's first
  * VksortMemoryRequirements::scratch.size bytes (which the sort may write), or what vksortCmdSort
