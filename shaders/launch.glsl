@@ -6,10 +6,12 @@
 // decides between the single-workgroup sort and the passes, and between a scan step and the
 // reorders' inline scan, and writes the VkDispatchIndirectCommand of each (vksort_config.h):
 // dispatches of the path not taken, and workgroups past the count, are never launched. Folding
-// this into the tile counts saves a dependent dispatch: each of its workgroups reads the count
-// itself. Included after tile.glsl by the tile counts step alone.
+// this into the tile counts saves a dependent dispatch: they launch for the capacity's tiles, and
+// each workgroup reads the count itself. Included after tile.glsl by the tile counts step alone.
 
-// The count: word pc.count of this range (with kFlagIndirect).
+// The count: word pc.count of this range (with kFlagIndirect). Without push descriptors the range
+// is the tables (binding kBindingTables too), read here only at word kInfoRequested, which the
+// tile counts never write.
 layout(set = 0, binding = kBindingCountIn, std430) readonly buffer CountIn { uint countIn[]; };
 // The launch arguments' range, which only the launch set binds (kBindingLaunchArgs).
 layout(set = 0, binding = kBindingLaunchArgs, std430) restrict writeonly buffer LaunchArgs { uint launchArgs[]; };

@@ -81,7 +81,7 @@ VKSORT_CONST kFlagKeyFloat = 2u;
 VKSORT_CONST kFlagKeyTypeMask = 3u;
 VKSORT_CONST kFlagDescending = 4u;      /* invert the ordered key: a stable descending sort */
 VKSORT_CONST kFlagIndexValues = 8u;     /* this pass makes values = input index (argsort) */
-VKSORT_CONST kFlagIndirect = 16u;       /* count and tile count come from the tables' info */
+VKSORT_CONST kFlagIndirect = 16u;       /* the count is read on the GPU (launch.glsl): later steps find it in the tables' info */
 /* The reorder (reorder.comp): */
 VKSORT_CONST kFlagInlineScan = 32u;     /* it sums the counts tables' rows itself: few tiles, no scan step */
 /* The reorders and the single-workgroup sort (keys travel between passes in sort order: common.glsl): */

@@ -261,6 +261,54 @@ TEST_CASE("more than 65535 workgroups: the grid splits into rows", "[sort][long]
     CHECK(split == (tiles > maxX ? 3u : 0u));
 }
 
+TEST_CASE("more than 65535 workgroups with the count read on the GPU: the reorders find their "
+          "tiles past the first row",
+          "[sort][long][indirect]") {
+    // As above, through vksortCmdSortIndirect: the tile counts launch for the capacity in rows,
+    // and the reorders, launched from the arguments they write, read the tile count from the
+    // tables where their grid has more than one row (common.glsl, launchedTileCount).
+    vkctx::Context& ctx = vktest::context();
+    const uint32_t maxX = ctx.properties().limits.maxComputeWorkGroupCount[0];
+    SorterOptions options{16, 4, 0, true};
+    VksortSorter s = vktest::sorter(options);
+    const uint32_t tile = vktest::properties(s).tileSize;
+    const uint64_t count64 = (uint64_t(std::min(maxX, 65535u)) + 1) * tile + 1;
+    if (count64 > vktest::properties(s).maxCount32) {
+        WARN("the device cannot bind " << count64 << " keys; skipped");
+        return;
+    }
+    const uint32_t count = uint32_t(count64), beginBit = 0, endBit = 8;
+    vktest::BindingsRig rig(ctx, s, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count);
+    hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count, {}, 7);
+    rig.load(input);
+    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
+    VksortSortInfo info{};
+    info.bindings = rig.bindings();
+    info.beginBit = beginBit;
+    info.endBit = endBit;
+    VksortSortResult where{};
+    vktest::commandLog() = {};
+    ctx.submitAndWait([&](VkCommandBuffer cmd) {
+        vktest::hostToCompute(cmd);
+        REQUIRE(vksortCmdSortIndirect(cmd, s, &info, countBuffer.buffer, 0, &where) == VK_SUCCESS);
+        vktest::computeToHost(cmd);
+    });
+    const uint32_t tiles = (count + tile - 1) / tile;
+    uint32_t split = 0;
+    for (const auto& d : vktest::commandLog().dispatches) {
+        CHECK(d[0] <= maxX);
+        if (d[1] >= 2 && uint64_t(d[0]) * d[1] >= tiles) ++split;
+    }
+    CHECK(split == (tiles > maxX ? 1u : 0u)); // the tile counts, the one direct dispatch
+    auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, beginBit, endBit);
+    hostdata::Verdict verdict = hostdata::verify(input, permutation, rig.mapped(where.keys), nullptr);
+    INFO(verdict.detail);
+    CHECK(verdict.ok);
+    ctx.destroyBuffer(countBuffer);
+    vktest::requireCleanValidation();
+}
+
 TEST_CASE("a Vulkan 1.1 device with no extension or feature enabled", "[sort][device]") {
     vkctx::ContextOptions options;
     options.minimalVulkan11 = true;

@@ -571,9 +571,10 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT and VK_BUFFER_USAGE_TRANSFER_SRC_BIT otherwise (both
  * serve either). pInfo->count is ignored. A count above the bindings'
  * maxCount is clamped to maxCount: the first maxCount keys are sorted and nothing past the
- * ranges is touched. Launches are sized on the GPU from the count (no host round trip): work
- * past the count is never launched, and the dispatches of the path a count does not take (the
- * single-workgroup sort, or the passes) launch no workgroup. What is recorded depends on the
+ * ranges is touched. Launches are sized on the GPU from the count (no host round trip): the
+ * first dispatch, the tile counts, launches a workgroup per tile of maxCount (those past the
+ * count return at once), every later one only the work the count needs, and the dispatches of
+ * the path a count does not take (the single-workgroup sort, or the passes) no workgroup. What is recorded depends on the
  * bindings' maxCount, which bounds the count: up to singleDispatchMaxCount the tile counts (one
  * workgroup, which reads the count and launches the rest) and the single-workgroup sort; while
  * maxCount's tiles are few enough for every reorder to sum their counts itself (2^21 keys on
