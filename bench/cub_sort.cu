@@ -8,12 +8,19 @@
 // one stream. Before each timed sort the input is restored from a pristine device copy, outside
 // the events, because the DoubleBuffer variant sorts in place. Temporary storage is allocated
 // once per point, before any timing.
+//
+// --segments instead times segmented sorts, the baseline for a segmented sort in vksort: for each
+// layout of segments (their number and sizes), cub::DeviceSegmentedSort (stable),
+// cub::DeviceSegmentedRadixSort, and one cub::DeviceRadixSort of all the keys, timed as above.
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 #include <cub/version.cuh>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cctype>
 #include <cstdio>
@@ -56,16 +63,118 @@ using toolutil::parseUnsigned;
 using toolutil::Stats;
 using toolutil::statsOf;
 
+// ---- Segment layouts (--segments) --------------------------------------------------------------
+
+// CUB's segmented radix sort counts keys and segments in int: no layout may hold more.
+constexpr uint64_t kMaxSegmentKeys = INT32_MAX;
+
+// One point of --segments: how many segments, and how their sizes are drawn.
+struct SegmentLayout {
+    enum Kind {
+        Fixed,    // NxS: N segments of S keys
+        Uniform,  // N@A-B: N segments of A to B keys, uniform
+        LogNormal // N~M: N segments of log-normal size (sigma 1), mean about M keys
+    } kind = Fixed;
+    std::string text;      // as given ("2x2^22"), to name the point
+    uint32_t segments = 0; // N
+    uint32_t low = 0;      // S, A or M
+    uint32_t high = 0;     // S, B or M
+};
+
+// One layout of --segments. False with the reason in `why`.
+bool parseLayout(const std::string& text, SegmentLayout* out, std::string* why) {
+    auto number = [](const std::string& s, uint64_t* v) { return parseUnsigned(s, kMaxSegmentKeys, v); };
+    SegmentLayout l;
+    l.text = text;
+    uint64_t n = 0, a = 0, b = 0;
+    bool ok = false;
+    const size_t at = text.find('@'), tilde = text.find('~');
+    if (at != std::string::npos) {
+        const size_t dash = text.find('-', at + 1);
+        l.kind = SegmentLayout::Uniform;
+        ok = dash != std::string::npos && number(text.substr(0, at), &n) && number(text.substr(at + 1, dash - at - 1), &a) &&
+             number(text.substr(dash + 1), &b);
+    } else if (tilde != std::string::npos) {
+        l.kind = SegmentLayout::LogNormal;
+        ok = number(text.substr(0, tilde), &n) && number(text.substr(tilde + 1), &a);
+        b = a;
+    } else {
+        // NxS; N may be 0x hex as elsewhere, so the first 'x' that splits the text into two numbers.
+        l.kind = SegmentLayout::Fixed;
+        for (size_t x = text.find('x'); x != std::string::npos && !ok; x = text.find('x', x + 1)) {
+            ok = number(text.substr(0, x), &n) && number(text.substr(x + 1), &a);
+        }
+        b = a;
+    }
+    if (!ok) {
+        *why = text + " is not NxS, N@A-B or N~M (numbers decimal or 2^k, at most 2^31 - 1)";
+        return false;
+    }
+    if (n == 0) {
+        *why = text + " has no segments (N is at least 1)";
+        return false;
+    }
+    if (a > b) {
+        *why = text + " has A above B";
+        return false;
+    }
+    if (l.kind == SegmentLayout::LogNormal && a == 0) {
+        *why = text + " has a mean size M of 0 (at least 1)";
+        return false;
+    }
+    if (l.kind != SegmentLayout::LogNormal && n * a > kMaxSegmentKeys) {
+        *why = text + " holds at least " + std::to_string(n * a) + " keys, more than CUB's segmented sorts take (2^31 - 1)";
+        return false;
+    }
+    l.segments = uint32_t(n);
+    l.low = uint32_t(a);
+    l.high = uint32_t(b);
+    *out = l;
+    return true;
+}
+
+// The layout's segment offsets: N + 1 of them, non-decreasing, offsets[0] = 0, the last one the
+// total. The sizes come from a generator of their own (not the keys'), seeded by --seed, and are
+// computed from its raw 64-bit outputs (uniform: A + x mod (B - A + 1); log-normal: Box-Muller, the
+// size exp(mu + z) rounded, mu = ln M - 1/2 so the mean is M before rounding) rather than through
+// <random>'s distributions, whose results differ between standard libraries: a vksort harness can
+// draw the same sizes. False when the total is above kMaxSegmentKeys.
+bool segmentOffsets(const SegmentLayout& l, uint64_t seed, std::vector<uint32_t>* offsets) {
+    std::mt19937_64 rng(seed * 0xD1B54A32D192ED03ull + 2);
+    auto unit = [&]() { return double(rng() >> 11) * (1.0 / 9007199254740992.0); }; // [0, 1), 53 bits
+    const double mu = std::log(double(std::max(l.low, 1u))) - 0.5;
+    constexpr double kTwoPi = 6.283185307179586;
+    offsets->assign(1, 0);
+    offsets->reserve(size_t(l.segments) + 1);
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < l.segments; ++s) {
+        uint64_t size = l.low;
+        if (l.kind == SegmentLayout::Uniform) {
+            size = l.low + rng() % (uint64_t(l.high) - l.low + 1);
+        } else if (l.kind == SegmentLayout::LogNormal) {
+            const double u1 = 1.0 - unit(), u2 = unit(); // u1 in (0, 1]
+            const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
+            size = uint64_t(std::min(std::round(std::exp(mu + z)), double(kMaxSegmentKeys)));
+        }
+        total += size;
+        if (total > kMaxSegmentKeys) return false;
+        offsets->push_back(uint32_t(total));
+    }
+    return true;
+}
+
 // ---- Options -----------------------------------------------------------------------------------
 
 struct Options {
     int device = 0;
     toolutil::SweepOptions sweep; // counts, keys, values, reps, warmup, verify-max, json: as sort-test's
+    bool countsGiven = false;     // --counts was on the command line (the sweep fills in defaults)
     bool descending = false;
     uint32_t beginBit = 0, endBit = 0; // endBit 0: all bits of the key type, as in sort-test
     hostdata::Distribution dist;       // --dist, as sort-test's
     uint64_t seed = 1;
     bool graph = false;
+    std::vector<SegmentLayout> segments; // --segments: segmented sorts of these layouts instead of the counts
 };
 
 void usage() {
@@ -89,6 +198,13 @@ void usage() {
         "  --graph                   launch each sort as a CUDA graph (captured once per point)\n"
         "                            instead of through the stream: no host launch gaps\n"
         "  --json FILE               also write the results there ('-' for stdout)\n"
+        "  --segments LIST           segmented sorts instead of --counts, one point per layout, each\n"
+        "                            timed as cub::DeviceSegmentedSort (stable), DeviceSegmentedRadixSort\n"
+        "                            and one DeviceRadixSort of all the keys. A layout is NxS (N\n"
+        "                            segments of S keys), N@A-B (sizes uniform in [A, B]) or N~M\n"
+        "                            (log-normal sizes, sigma 1, mean about M), sizes drawn from --seed;\n"
+        "                            e.g. 1000x2000,2x2^22,2^18@1-32,10000~840. Integer keys, ascending,\n"
+        "                            all bits; not with --counts or --graph\n"
         "columns: median, min, max: ms between CUDA events around one sort; Gkeys/s: count / median;\n"
         "  temp MiB: CUB's temporary storage; ok: verified (yes, no, skipped above --verify-max)\n"
         "exit status: 0 every verified point matched, 1 a mismatch or a CUDA failure, 2 bad usage\n",
@@ -102,6 +218,11 @@ std::string takes(const std::string& option) {
     if (option == "--bits") return toolutil::bitsTakes();
     if (option == "--dist") return hostdata::distributionNames();
     if (option == "--seed") return "a number up to 2^64 - 1";
+    if (option == "--segments") {
+        return "a comma-separated list of segment layouts: NxS (N segments of S keys), N@A-B (N segments of A "
+               "to B keys, uniform) or N~M (N segments of log-normal size, mean about M keys); numbers decimal or "
+               "2^k, N at least 1, at most 2^31 - 1 keys in all; e.g. 1000x2000,2x2^22,2^18@1-32,10000~840";
+    }
     return "";
 }
 
@@ -127,10 +248,52 @@ void parse(int argc, char** argv, Options* o) {
         if (a == "--dist") return validIf(hostdata::parseDistribution(args.value(), &o->dist, &why), args, why);
         if (a == "--seed") return validIf(parseUnsigned(args.value(), UINT64_MAX, &o->seed));
         if (a == "--graph") return toolutil::setFlag(&o->graph);
+        if (a == "--segments") {
+            const std::vector<std::string> items = toolutil::split(args.value());
+            if (items.empty()) return Parsed::Invalid;
+            for (const std::string& item : items) {
+                SegmentLayout layout;
+                if (!parseLayout(item, &layout, &why)) return validIf(false, args, why);
+                o->segments.push_back(layout);
+            }
+            return Parsed::Ok;
+        }
         return Parsed::NotMine;
     };
     toolutil::parseCommandLine("cub-bench", argc, argv, &o->sweep, own, usage, takes);
+    o->countsGiven = !o->sweep.counts.empty();
     toolutil::finishSweep(&o->sweep, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE);
+}
+
+// Whether the other options go with --segments. False with a message naming the option.
+bool segmentsFit(const Options& o, std::string* why) {
+    if (o.segments.empty()) return true;
+    if (o.countsGiven) {
+        *why = "--segments and --counts do not go together: each layout is one point, of as many keys as its "
+               "segments hold";
+        return false;
+    }
+    if (o.graph) {
+        *why = "--segments and --graph do not go together: CUB's segmented sort copies its size classes to the "
+               "host between kernels, which a CUDA graph cannot capture";
+        return false;
+    }
+    if (o.descending) {
+        *why = "--segments sorts in ascending order only (not --order desc)";
+        return false;
+    }
+    if (o.beginBit != 0 || o.endBit != 0) {
+        *why = "--segments sorts by all the key's bits (not --bits): cub::DeviceSegmentedSort takes no bit range";
+        return false;
+    }
+    for (VksortKeyType k : o.sweep.keyTypes) {
+        if (!isFloat(k)) continue;
+        *why = std::string("--segments takes integer keys (--keys u32, i32, u64, i64), not ") + toString(k) +
+               ": cub::DeviceSegmentedSort orders small segments with operator<, which gives NaNs no place, so "
+               "its result has no order to verify";
+        return false;
+    }
+    return true;
 }
 
 // "all bits", or "bits BEGIN:END" (END "key width" where 0 and several widths are swept).
@@ -144,10 +307,11 @@ std::string bitsLabel(const Options& o) {
 // std::stable_sort of the input under hostdata::sortKey with CUB's treatment of zeros (CUB's
 // documented key transformations are vksort's except there; keyorder.hpp), compared with the
 // device's result by hostdata::verify (keys bit for bit, values or the argsort's permutation
-// exactly). Returns "" when they match.
+// exactly). With segment offsets (--segments), each segment [offsets[s], offsets[s + 1]) is
+// stably sorted on its own; without, the whole input. Returns "" when they match.
 std::string verifyAs(const hostdata::Data& in, bool descending, uint32_t beginBit, uint32_t endBit,
                      keyorder::Zeros zeros, const std::vector<uint8_t>& outKeys,
-                     const std::vector<uint8_t>& outValues) {
+                     const std::vector<uint8_t>& outValues, const std::vector<uint32_t>& offsets) {
     VksortOrder sortOrder = descending ? VKSORT_ORDER_DESCENDING : VKSORT_ORDER_ASCENDING;
     std::vector<uint64_t> order(in.count);
     for (uint32_t i = 0; i < in.count; ++i) {
@@ -155,7 +319,14 @@ std::string verifyAs(const hostdata::Data& in, bool descending, uint32_t beginBi
     }
     std::vector<uint32_t> permutation(in.count);
     for (uint32_t i = 0; i < in.count; ++i) permutation[i] = i;
-    std::stable_sort(permutation.begin(), permutation.end(), [&](uint32_t a, uint32_t b) { return order[a] < order[b]; });
+    auto byKey = [&](uint32_t a, uint32_t b) { return order[a] < order[b]; };
+    if (offsets.empty()) {
+        std::stable_sort(permutation.begin(), permutation.end(), byKey);
+    } else {
+        for (size_t s = 0; s + 1 < offsets.size(); ++s) {
+            std::stable_sort(permutation.begin() + offsets[s], permutation.begin() + offsets[s + 1], byKey);
+        }
+    }
     hostdata::Verdict verdict =
         hostdata::verify(in, permutation, outKeys.data(), outValues.empty() ? nullptr : outValues.data());
     return verdict.ok ? "" : verdict.detail;
@@ -164,11 +335,14 @@ std::string verifyAs(const hostdata::Data& in, bool descending, uint32_t beginBi
 // verifyAs under CUB's order; where its two treatments of zeros differ (keyorder::Zeros), either
 // passes.
 std::string verify(const hostdata::Data& in, bool descending, uint32_t beginBit, uint32_t endBit,
-                   const std::vector<uint8_t>& outKeys, const std::vector<uint8_t>& outValues) {
-    std::string failure = verifyAs(in, descending, beginBit, endBit, keyorder::Zeros::Equal, outKeys, outValues);
+                   const std::vector<uint8_t>& outKeys, const std::vector<uint8_t>& outValues,
+                   const std::vector<uint32_t>& offsets = {}) {
+    std::string failure =
+        verifyAs(in, descending, beginBit, endBit, keyorder::Zeros::Equal, outKeys, outValues, offsets);
     bool partial = beginBit != 0 || (endBit != 0 && endBit != keyBits(in.keyType));
     if (!failure.empty() && descending && isFloat(in.keyType) && partial) {
-        if (verifyAs(in, descending, beginBit, endBit, keyorder::Zeros::EqualOnesweep, outKeys, outValues).empty()) {
+        if (verifyAs(in, descending, beginBit, endBit, keyorder::Zeros::EqualOnesweep, outKeys, outValues, offsets)
+                .empty()) {
             return "";
         }
     }
@@ -229,117 +403,62 @@ cudaError_t cubSort(void* temp, size_t& tempBytes, cub::DoubleBuffer<K>& keys, c
     }
 }
 
-struct Point {
-    VksortKeyType key;
-    VksortValueType value;
-    uint32_t count;
-    Stats ms;
-    size_t tempBytes;
-    std::string verified; // "yes", "no" or "skipped", as in sort-test
+// A DoubleBuffer over buffers 0 and 1 of a pair, selector 0: where restoreInput() puts the input.
+// Fresh ones for every run: CUB flips the selector to wherever the result landed.
+template <typename K>
+cub::DoubleBuffer<K> doubleBuffer(void* const* pair) {
+    if constexpr (std::is_same_v<K, cub::NullType>) return cub::DoubleBuffer<K>();
+    else return cub::DoubleBuffer<K>(static_cast<K*>(pair[0]), static_cast<K*>(pair[1]));
+}
+
+// Untimed: put the input back where the sort reads it (buffer 0 of each pair).
+template <typename K, typename V>
+void restoreInput(Buffers& b, const hostdata::Data& in, cudaStream_t stream) {
+    const uint32_t n = in.count;
+    CUDA_CHECK(cudaMemcpyAsync(b.keys[0], b.pristineKeys, size_t(n) * sizeof(K), cudaMemcpyDeviceToDevice, stream));
+    if constexpr (!std::is_same_v<V, cub::NullType>) {
+        if (in.valueType == VKSORT_VALUE_TYPE_INDEX) {
+            iotaKernel<<<std::min<uint32_t>(n / 256 + 1, 4096), 256, 0, stream>>>(static_cast<uint32_t*>(b.values[0]), n);
+            CUDA_CHECK(cudaGetLastError());
+        } else {
+            CUDA_CHECK(cudaMemcpyAsync(b.values[0], b.pristineValues, size_t(n) * sizeof(V), cudaMemcpyDeviceToDevice,
+                                       stream));
+        }
+    }
+}
+
+// Which buffer of each pair holds a sort's result (DoubleBuffer::selector).
+struct Selectors {
+    int keys = 0, values = 0;
 };
 
-// Sorts `in` (already uploaded to the pristine buffers) and times it. Returns false only for a
-// verification failure; CUDA errors end the program.
-template <typename K, typename V>
-bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, Point* p) {
+// One sort through the path that is timed (restore(), then sort(), which returns the Selectors),
+// its result read back. The alternate buffers are poisoned first: they still hold an earlier
+// point's sorted output, which an element the sort failed to write could otherwise pass for.
+// (Buffer 0 holds the input, so a result that lands there after an even number of passes is
+// checked against unsorted leftovers instead.)
+template <typename K, typename V, typename Restore, typename Sort>
+void sortAndRead(Buffers& b, uint32_t n, cudaStream_t stream, const Restore& restore, const Sort& sort,
+                 std::vector<uint8_t>* outKeys, std::vector<uint8_t>* outValues) {
     constexpr bool kPairs = !std::is_same_v<V, cub::NullType>;
-    const uint32_t n = in.count;
-    const size_t keyBytesTotal = size_t(n) * sizeof(K);
-    const int beginBit = int(o.beginBit);
-    const int endBit = o.endBit == 0 ? int(sizeof(K) * 8) : int(o.endBit);
-
-    // Fresh DoubleBuffers every run: CUB flips the selector to wherever the result landed, and the
-    // next run starts again from buffer 0, which restore() has just refilled.
-    auto doubleKeys = [&]() { return cub::DoubleBuffer<K>(static_cast<K*>(b.keys[0]), static_cast<K*>(b.keys[1])); };
-    auto doubleValues = [&]() {
-        if constexpr (kPairs) return cub::DoubleBuffer<V>(static_cast<V*>(b.values[0]), static_cast<V*>(b.values[1]));
-        else return cub::DoubleBuffer<V>();
-    };
-
-    // Untimed: put the input back where the sort reads it.
-    auto restore = [&]() {
-        CUDA_CHECK(cudaMemcpyAsync(b.keys[0], b.pristineKeys, keyBytesTotal, cudaMemcpyDeviceToDevice, stream));
-        if constexpr (kPairs) {
-            if (in.valueType == VKSORT_VALUE_TYPE_INDEX) {
-                iotaKernel<<<std::min<uint32_t>(n / 256 + 1, 4096), 256, 0, stream>>>(static_cast<uint32_t*>(b.values[0]), n);
-                CUDA_CHECK(cudaGetLastError());
-            } else {
-                CUDA_CHECK(cudaMemcpyAsync(b.values[0], b.pristineValues, size_t(n) * sizeof(V), cudaMemcpyDeviceToDevice,
-                                           stream));
-            }
-        }
-    };
-
-    size_t tempBytes = 0;
-    {
-        auto dk = doubleKeys();
-        auto dv = doubleValues();
-        CUDA_CHECK(cubSort<K, V>(nullptr, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream));
+    CUDA_CHECK(cudaMemsetAsync(b.keys[1], 0xA5, size_t(n) * sizeof(K), stream));
+    if constexpr (kPairs) CUDA_CHECK(cudaMemsetAsync(b.values[1], 0xA5, size_t(n) * sizeof(V), stream));
+    restore();
+    const Selectors result = sort();
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaGetLastError());
+    outKeys->resize(size_t(n) * sizeof(K));
+    CUDA_CHECK(cudaMemcpy(outKeys->data(), b.keys[result.keys], outKeys->size(), cudaMemcpyDeviceToHost));
+    outValues->clear();
+    if constexpr (kPairs) {
+        outValues->resize(size_t(n) * sizeof(V));
+        CUDA_CHECK(cudaMemcpy(outValues->data(), b.values[result.values], outValues->size(), cudaMemcpyDeviceToHost));
     }
-    void* temp = nullptr;
-    CUDA_CHECK(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
-    p->tempBytes = tempBytes;
+}
 
-    // The sort as timed. In graph mode the CUB call is captured once (after the DoubleBuffers are
-    // set up exactly as every later run's) and replayed, so launches cost one graph launch;
-    // resultKeys/resultValues say which buffer of each pair holds the result.
-    cudaGraphExec_t graphExec = nullptr;
-    int resultKeys = 0, resultValues = 0;
-    if (o.graph) {
-        auto dk = doubleKeys();
-        auto dv = doubleValues();
-        cudaGraph_t graph = nullptr;
-        // Relaxed: CUB queries the device and its kernels' attributes while it dispatches, which
-        // the stricter capture modes may refuse; nothing else runs on this thread meanwhile.
-        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-        cudaError_t sortStatus = cubSort<K, V>(temp, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream);
-        cudaError_t captureStatus = cudaStreamEndCapture(stream, &graph);
-        CUDA_CHECK(sortStatus);
-        CUDA_CHECK(captureStatus);
-        CUDA_CHECK(cudaGraphInstantiate(&graphExec, graph, 0));
-        CUDA_CHECK(cudaGraphDestroy(graph));
-        resultKeys = dk.selector;
-        if constexpr (kPairs) resultValues = dv.selector;
-    }
-    auto sort = [&]() {
-        if (graphExec != nullptr) {
-            CUDA_CHECK(cudaGraphLaunch(graphExec, stream));
-            return;
-        }
-        auto dk = doubleKeys();
-        auto dv = doubleValues();
-        CUDA_CHECK(cubSort<K, V>(temp, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream));
-        resultKeys = dk.selector;
-        if constexpr (kPairs) resultValues = dv.selector;
-    };
-
-    // Verify one sort through the same path that is timed. The alternate buffers are poisoned first:
-    // they still hold the previous (smaller) point's sorted output, which an element the sort
-    // failed to write could otherwise pass for. (Buffer 0 holds the input, so a result that lands
-    // there after an even number of passes is checked against unsorted leftovers instead.)
-    bool ok = true;
-    if (n <= o.sweep.verifyMax) {
-        CUDA_CHECK(cudaMemsetAsync(b.keys[1], 0xA5, keyBytesTotal, stream));
-        if constexpr (kPairs) CUDA_CHECK(cudaMemsetAsync(b.values[1], 0xA5, size_t(n) * sizeof(V), stream));
-        restore();
-        sort();
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        CUDA_CHECK(cudaGetLastError());
-        std::vector<uint8_t> outKeys(keyBytesTotal), outValues;
-        CUDA_CHECK(cudaMemcpy(outKeys.data(), b.keys[resultKeys], keyBytesTotal, cudaMemcpyDeviceToHost));
-        if constexpr (kPairs) {
-            outValues.resize(size_t(n) * sizeof(V));
-            CUDA_CHECK(cudaMemcpy(outValues.data(), b.values[resultValues], outValues.size(), cudaMemcpyDeviceToHost));
-        }
-        std::string failure = verify(in, o.descending, o.beginBit, o.endBit, outKeys, outValues);
-        ok = failure.empty();
-        p->verified = ok ? "yes" : "no";
-        if (!ok) std::fprintf(stderr, "cub-bench: %s keys, %s values, %u keys: %s\n", toString(in.keyType),
-                              toString(in.valueType), n, failure.c_str());
-    } else {
-        p->verified = "skipped";
-    }
-
+// The warm-up and the timed runs of one point: restore() and sort() as above.
+template <typename Restore, typename Sort>
+Stats timeSorts(const Options& o, cudaStream_t stream, const Restore& restore, const Sort& sort) {
     // Warm-up: back-to-back sorts for at least `warmup` seconds, so the clocks (345 MHz when idle
     // on these GPUs) are up and the first-launch costs are paid before timing. Batches of 16
     // between host checks keep the GPU busy without queueing seconds of work.
@@ -373,7 +492,88 @@ bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream
         samples[r] = ms;
     }
     for (cudaEvent_t e : events) CUDA_CHECK(cudaEventDestroy(e));
-    p->ms = statsOf(samples);
+    return statsOf(samples);
+}
+
+struct Point {
+    VksortKeyType key;
+    VksortValueType value;
+    uint32_t count;
+    Stats ms;
+    size_t tempBytes;
+    std::string verified; // "yes", "no" or "skipped", as in sort-test
+};
+
+// Sorts `in` (already uploaded to the pristine buffers) and times it. Returns false only for a
+// verification failure; CUDA errors end the program.
+template <typename K, typename V>
+bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, Point* p) {
+    constexpr bool kPairs = !std::is_same_v<V, cub::NullType>;
+    const uint32_t n = in.count;
+    const int beginBit = int(o.beginBit);
+    const int endBit = o.endBit == 0 ? int(sizeof(K) * 8) : int(o.endBit);
+    auto restore = [&]() { restoreInput<K, V>(b, in, stream); };
+
+    size_t tempBytes = 0;
+    {
+        auto dk = doubleBuffer<K>(b.keys);
+        auto dv = doubleBuffer<V>(b.values);
+        CUDA_CHECK(cubSort<K, V>(nullptr, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream));
+    }
+    void* temp = nullptr;
+    CUDA_CHECK(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
+    p->tempBytes = tempBytes;
+
+    // The sort as timed. In graph mode the CUB call is captured once (after the DoubleBuffers are
+    // set up exactly as every later run's) and replayed, so launches cost one graph launch;
+    // `captured` says which buffer of each pair then holds the result.
+    cudaGraphExec_t graphExec = nullptr;
+    Selectors captured;
+    if (o.graph) {
+        auto dk = doubleBuffer<K>(b.keys);
+        auto dv = doubleBuffer<V>(b.values);
+        cudaGraph_t graph = nullptr;
+        // Relaxed: CUB queries the device and its kernels' attributes while it dispatches, which
+        // the stricter capture modes may refuse; nothing else runs on this thread meanwhile.
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+        cudaError_t sortStatus = cubSort<K, V>(temp, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream);
+        cudaError_t captureStatus = cudaStreamEndCapture(stream, &graph);
+        CUDA_CHECK(sortStatus);
+        CUDA_CHECK(captureStatus);
+        CUDA_CHECK(cudaGraphInstantiate(&graphExec, graph, 0));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        captured.keys = dk.selector;
+        if constexpr (kPairs) captured.values = dv.selector;
+    }
+    auto sort = [&]() {
+        if (graphExec != nullptr) {
+            CUDA_CHECK(cudaGraphLaunch(graphExec, stream));
+            return captured;
+        }
+        auto dk = doubleBuffer<K>(b.keys);
+        auto dv = doubleBuffer<V>(b.values);
+        CUDA_CHECK(cubSort<K, V>(temp, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream));
+        Selectors result;
+        result.keys = dk.selector;
+        if constexpr (kPairs) result.values = dv.selector;
+        return result;
+    };
+
+    // Verify one sort through the same path that is timed.
+    bool ok = true;
+    if (n <= o.sweep.verifyMax) {
+        std::vector<uint8_t> outKeys, outValues;
+        sortAndRead<K, V>(b, n, stream, restore, sort, &outKeys, &outValues);
+        std::string failure = verify(in, o.descending, o.beginBit, o.endBit, outKeys, outValues);
+        ok = failure.empty();
+        p->verified = ok ? "yes" : "no";
+        if (!ok) std::fprintf(stderr, "cub-bench: %s keys, %s values, %u keys: %s\n", toString(in.keyType),
+                              toString(in.valueType), n, failure.c_str());
+    } else {
+        p->verified = "skipped";
+    }
+
+    p->ms = timeSorts(o, stream, restore, sort);
 
     if (graphExec != nullptr) CUDA_CHECK(cudaGraphExecDestroy(graphExec));
     CUDA_CHECK(cudaFree(temp));
@@ -400,6 +600,150 @@ bool dispatchPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaS
     case VKSORT_KEY_TYPE_INT64: return runPointForKey<int64_t>(o, b, in, stream, p);
     case VKSORT_KEY_TYPE_FLOAT64: return runPointForKey<double>(o, b, in, stream, p);
     default: return false; // parse() admits only the six types
+    }
+}
+
+// ---- Device side: segmented sorts (--segments) -------------------------------------------------
+
+// What --segments times at every layout, in this order.
+enum class Method {
+    SegmentedSort,      // cub::DeviceSegmentedSort::StableSortPairs (StableSortKeys without values)
+    SegmentedRadixSort, // cub::DeviceSegmentedRadixSort::SortPairs (SortKeys)
+    RadixSortAll,       // cub::DeviceRadixSort::SortPairs (SortKeys) of all the keys as one array
+};
+constexpr Method kMethods[] = {Method::SegmentedSort, Method::SegmentedRadixSort, Method::RadixSortAll};
+
+const char* methodName(Method m) {
+    switch (m) {
+    case Method::SegmentedSort: return "segmented_sort";
+    case Method::SegmentedRadixSort: return "segmented_radix_sort";
+    case Method::RadixSortAll: return "radix_sort_all";
+    }
+    return "";
+}
+
+// One CUB call of `method`, ascending, all bits: the temp-storage query when temp is null, else
+// the sort. Segment s is keys [offsets[s], offsets[s + 1]); RadixSortAll ignores the segments.
+template <typename K, typename V>
+cudaError_t cubSegmentedSort(Method method, void* temp, size_t& tempBytes, cub::DoubleBuffer<K>& keys,
+                             cub::DoubleBuffer<V>& values, uint32_t count, uint32_t segments,
+                             const uint32_t* offsets, cudaStream_t stream) {
+    constexpr bool kPairs = !std::is_same_v<V, cub::NullType>;
+    constexpr int kEndBit = int(sizeof(K) * 8);
+    switch (method) {
+    case Method::SegmentedSort:
+        if constexpr (kPairs) {
+            return cub::DeviceSegmentedSort::StableSortPairs(temp, tempBytes, keys, values, count, segments, offsets,
+                                                             offsets + 1, stream);
+        } else {
+            return cub::DeviceSegmentedSort::StableSortKeys(temp, tempBytes, keys, count, segments, offsets,
+                                                            offsets + 1, stream);
+        }
+    case Method::SegmentedRadixSort:
+        // int counts: parseLayout() and segmentOffsets() keep both within 2^31 - 1.
+        if constexpr (kPairs) {
+            return cub::DeviceSegmentedRadixSort::SortPairs(temp, tempBytes, keys, values, int(count), int(segments),
+                                                            offsets, offsets + 1, 0, kEndBit, stream);
+        } else {
+            return cub::DeviceSegmentedRadixSort::SortKeys(temp, tempBytes, keys, int(count), int(segments), offsets,
+                                                           offsets + 1, 0, kEndBit, stream);
+        }
+    case Method::RadixSortAll: return cubSort<K, V>(temp, tempBytes, keys, values, count, 0, kEndBit, false, stream);
+    }
+    return cudaErrorInvalidValue;
+}
+
+struct SegmentPoint {
+    VksortKeyType key;
+    VksortValueType value;
+    std::string layout; // as given
+    uint32_t segments;
+    uint32_t count; // keys in all the segments
+    Method method;
+    Stats ms;
+    size_t tempBytes;
+    std::string verified; // "yes", "no" or "skipped"
+};
+
+// Sorts `in` (uploaded to the pristine buffers; its segments' offsets, host copy `offsets`, in
+// `deviceOffsets`) with `method` and times it, as runPoint does. Returns false only for a
+// verification failure.
+template <typename K, typename V>
+bool runSegmentPoint(const Options& o, Buffers& b, const hostdata::Data& in, const std::vector<uint32_t>& offsets,
+                     const uint32_t* deviceOffsets, Method method, cudaStream_t stream, SegmentPoint* p) {
+    constexpr bool kPairs = !std::is_same_v<V, cub::NullType>;
+    const uint32_t n = in.count, segments = uint32_t(offsets.size() - 1);
+    auto restore = [&]() { restoreInput<K, V>(b, in, stream); };
+
+    size_t tempBytes = 0;
+    {
+        auto dk = doubleBuffer<K>(b.keys);
+        auto dv = doubleBuffer<V>(b.values);
+        CUDA_CHECK(cubSegmentedSort<K, V>(method, nullptr, tempBytes, dk, dv, n, segments, deviceOffsets, stream));
+    }
+    void* temp = nullptr;
+    CUDA_CHECK(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
+    p->tempBytes = tempBytes;
+
+    // No graph: cub::DeviceSegmentedSort waits for its size classes on the host mid-call.
+    auto sort = [&]() {
+        auto dk = doubleBuffer<K>(b.keys);
+        auto dv = doubleBuffer<V>(b.values);
+        CUDA_CHECK(cubSegmentedSort<K, V>(method, temp, tempBytes, dk, dv, n, segments, deviceOffsets, stream));
+        Selectors result;
+        result.keys = dk.selector;
+        if constexpr (kPairs) result.values = dv.selector;
+        return result;
+    };
+
+    // Each segment against its own std::stable_sort; the one sort of all the keys against that of
+    // the whole array.
+    bool ok = true;
+    if (n <= o.sweep.verifyMax) {
+        std::vector<uint8_t> outKeys, outValues;
+        sortAndRead<K, V>(b, n, stream, restore, sort, &outKeys, &outValues);
+        std::string failure = method == Method::RadixSortAll ? verify(in, false, 0, 0, outKeys, outValues)
+                                                             : verify(in, false, 0, 0, outKeys, outValues, offsets);
+        ok = failure.empty();
+        p->verified = ok ? "yes" : "no";
+        if (!ok) std::fprintf(stderr, "cub-bench: %s, %s keys, %s values, segments %s: %s\n", methodName(method),
+                              toString(in.keyType), toString(in.valueType), p->layout.c_str(), failure.c_str());
+    } else {
+        p->verified = "skipped";
+    }
+
+    p->ms = timeSorts(o, stream, restore, sort);
+    CUDA_CHECK(cudaFree(temp));
+    return ok;
+}
+
+template <typename K>
+bool runSegmentPointForKey(const Options& o, Buffers& b, const hostdata::Data& in, const std::vector<uint32_t>& offsets,
+                           const uint32_t* deviceOffsets, Method method, cudaStream_t stream, SegmentPoint* p) {
+    switch (in.valueType) {
+    case VKSORT_VALUE_TYPE_NONE:
+        return runSegmentPoint<K, cub::NullType>(o, b, in, offsets, deviceOffsets, method, stream, p);
+    case VKSORT_VALUE_TYPE_UINT32:
+    case VKSORT_VALUE_TYPE_INDEX:
+        return runSegmentPoint<K, uint32_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
+    case VKSORT_VALUE_TYPE_UINT64:
+        return runSegmentPoint<K, uint64_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
+    default: return false; // parse() admits only the four kinds
+    }
+}
+
+bool dispatchSegmentPoint(const Options& o, Buffers& b, const hostdata::Data& in, const std::vector<uint32_t>& offsets,
+                          const uint32_t* deviceOffsets, Method method, cudaStream_t stream, SegmentPoint* p) {
+    switch (in.keyType) {
+    case VKSORT_KEY_TYPE_UINT32:
+        return runSegmentPointForKey<uint32_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
+    case VKSORT_KEY_TYPE_INT32:
+        return runSegmentPointForKey<int32_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
+    case VKSORT_KEY_TYPE_UINT64:
+        return runSegmentPointForKey<uint64_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
+    case VKSORT_KEY_TYPE_INT64:
+        return runSegmentPointForKey<int64_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
+    default: return false; // segmentsFit() admits only the integer types
     }
 }
 
@@ -452,7 +796,8 @@ Environment describe(int device) {
     return e;
 }
 
-void writeJson(FILE* f, const Environment& env, const std::vector<Point>& points, const Options& o) {
+// The JSON's opening brace and the run's fields, up to its results.
+void writeJsonHeader(FILE* f, const Environment& env, const Options& o) {
     std::fprintf(f,
                  "{\n  \"library\": \"cub\",\n  \"device\": \"%s\",\n  \"driver\": \"%s\",\n  \"runtime\": \"%s\",\n"
                  "  \"order\": \"%s\",\n  \"distribution\": \"%s\",\n  \"begin_bit\": %u,\n  \"end_bit\": %u,\n"
@@ -460,6 +805,10 @@ void writeJson(FILE* f, const Environment& env, const std::vector<Point>& points
                  jsonEscape(env.device).c_str(), jsonEscape(env.driver).c_str(), jsonEscape(env.runtime).c_str(),
                  o.descending ? "desc" : "asc", jsonEscape(hostdata::toString(o.dist)).c_str(), o.beginBit, o.endBit, o.graph ? "graph" : "stream", o.sweep.reps, o.sweep.warmup,
                  static_cast<unsigned long long>(o.seed));
+}
+
+void writeJson(FILE* f, const Environment& env, const std::vector<Point>& points, const Options& o) {
+    writeJsonHeader(f, env, o);
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < points.size(); ++i) {
         const Point& p = points[i];
@@ -475,6 +824,117 @@ void writeJson(FILE* f, const Environment& env, const std::vector<Point>& points
     std::fprintf(f, "  ]\n}\n");
 }
 
+// Keys per second at the median; 0 for an empty point.
+double keysPerSecond(uint32_t count, const Stats& ms) { return ms.median > 0 ? double(count) / (ms.median * 1e-3) : 0; }
+
+// --segments' JSON: the same header, "mode": "segments", one result per layout and method.
+void writeSegmentsJson(FILE* f, const Environment& env, const std::vector<SegmentPoint>& points, const Options& o) {
+    writeJsonHeader(f, env, o);
+    std::fprintf(f, "  \"mode\": \"segments\",\n  \"results\": [\n");
+    for (size_t i = 0; i < points.size(); ++i) {
+        const SegmentPoint& p = points[i];
+        std::fprintf(f,
+                     "    {\"library\": \"cub\", \"key\": \"%s\", \"value\": \"%s\", \"dist\": \"%s\", "
+                     "\"segments_layout\": \"%s\", \"segments\": %u, \"count\": %u, \"method\": \"%s\", "
+                     "\"median_ms\": %.6f, \"min_ms\": %.6f, \"max_ms\": %.6f, \"keys_per_s\": %.6e, "
+                     "\"temp_storage_bytes\": %zu, \"verified\": \"%s\"}%s\n",
+                     toString(p.key), toString(p.value), jsonEscape(hostdata::toString(o.dist)).c_str(),
+                     jsonEscape(p.layout).c_str(), p.segments, p.count, methodName(p.method), p.ms.median, p.ms.min,
+                     p.ms.max, keysPerSecond(p.count, p.ms), p.tempBytes, p.verified.c_str(),
+                     i + 1 < points.size() ? "," : "");
+    }
+    std::fprintf(f, "  ]\n}\n");
+}
+
+// Writes --json FILE (when given) with `write`. Returns 0, or 2 when the file cannot be written.
+template <typename Write>
+int writeJsonFile(const Options& o, const Write& write) {
+    if (o.sweep.jsonPath.empty()) return 0;
+    FILE* f = o.sweep.jsonPath == "-" ? stdout : std::fopen(o.sweep.jsonPath.c_str(), "w");
+    if (f == nullptr) {
+        std::fprintf(stderr, "cub-bench: cannot write %s\n", o.sweep.jsonPath.c_str());
+        return 2;
+    }
+    write(f);
+    if (f != stdout && std::fclose(f) != 0) {
+        std::fprintf(stderr, "cub-bench: error writing %s\n", o.sweep.jsonPath.c_str());
+        return 2;
+    }
+    return 0;
+}
+
+// --segments: every layout for every key type and value kind, each sorted by every Method.
+// `layoutOffsets` holds each layout's segment offsets. Returns the exit status.
+int runSegments(const Options& o, const std::vector<std::vector<uint32_t>>& layoutOffsets, const Environment& env,
+                cudaStream_t stream) {
+    std::printf("cub-bench: %s | %s | %s | segmented sorts, asc order, %s keys, all bits, %u timed sorts per point "
+                "and method after %.1f s warm-up, stream launches\n",
+                env.device.c_str(), env.driver.c_str(), env.runtime.c_str(), hostdata::toString(o.dist).c_str(),
+                o.sweep.reps, o.sweep.warmup);
+    std::printf("%-4s %-5s %-18s %9s %11s %-20s %9s %9s %9s %8s %9s %8s\n", "key", "value", "layout", "segments",
+                "keys", "method", "median", "min", "max", "Gkeys/s", "temp MiB", "ok");
+
+    std::vector<SegmentPoint> points;
+    bool allOk = true;
+    for (VksortKeyType key : o.sweep.keyTypes) {
+        for (VksortValueType value : o.sweep.valueTypes) {
+            // Layouts whose buffers do not fit in free memory are skipped, as counts are.
+            size_t freeBytes = 0, totalBytes = 0;
+            CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+            std::vector<size_t> fitting;
+            uint32_t maxCount = 1;
+            size_t maxOffsets = 0;
+            for (size_t i = 0; i < o.segments.size(); ++i) {
+                const std::vector<uint32_t>& offsets = layoutOffsets[i];
+                const uint32_t count = offsets.back();
+                size_t need = Buffers::bytesFor(key, value, count) + offsets.size() * sizeof(uint32_t);
+                if (need + need / 8 + (size_t(256) << 20) <= freeBytes) {
+                    fitting.push_back(i);
+                    maxCount = std::max(maxCount, count);
+                    maxOffsets = std::max(maxOffsets, offsets.size());
+                } else {
+                    std::printf("%-4s %-5s %-18s %9zu %11u skipped: needs %.1f GiB, %.1f GiB free\n", toString(key),
+                                toString(value), o.segments[i].text.c_str(), offsets.size() - 1, count,
+                                double(need) / double(1u << 30), double(freeBytes) / double(1u << 30));
+                }
+            }
+            if (fitting.empty()) continue;
+            Buffers buffers(key, value, maxCount);
+            uint32_t* deviceOffsets = nullptr;
+            CUDA_CHECK(cudaMalloc(&deviceOffsets, maxOffsets * sizeof(uint32_t)));
+            for (size_t i : fitting) {
+                const SegmentLayout& layout = o.segments[i];
+                const std::vector<uint32_t>& offsets = layoutOffsets[i];
+                const uint32_t count = offsets.back(), segments = uint32_t(offsets.size() - 1);
+                // The keys a --counts point of the same count would sort.
+                hostdata::Data in = hostdata::generate(key, value, count, o.dist, o.seed);
+                CUDA_CHECK(cudaMemcpy(buffers.pristineKeys, in.keys.data(), in.keys.size(), cudaMemcpyHostToDevice));
+                if (!in.values.empty()) {
+                    CUDA_CHECK(cudaMemcpy(buffers.pristineValues, in.values.data(), in.values.size(), cudaMemcpyHostToDevice));
+                }
+                CUDA_CHECK(cudaMemcpy(deviceOffsets, offsets.data(), offsets.size() * sizeof(uint32_t),
+                                      cudaMemcpyHostToDevice));
+                for (Method method : kMethods) {
+                    SegmentPoint p{key, value, layout.text, segments, count, method, {}, 0, ""};
+                    allOk = dispatchSegmentPoint(o, buffers, in, offsets, deviceOffsets, method, stream, &p) && allOk;
+                    points.push_back(p);
+                    std::printf("%-4s %-5s %-18s %9u %11u %-20s %9.4f %9.4f %9.4f %8.3f %9.1f %8s\n", toString(key),
+                                toString(value), layout.text.c_str(), segments, count, methodName(method), p.ms.median,
+                                p.ms.min, p.ms.max, keysPerSecond(count, p.ms) * 1e-9, double(p.tempBytes) / double(1u << 20),
+                                p.verified.c_str());
+                    std::fflush(stdout);
+                }
+            }
+            CUDA_CHECK(cudaFree(deviceOffsets));
+        }
+    }
+
+    int status = writeJsonFile(o, [&](FILE* f) { writeSegmentsJson(f, env, points, o); });
+    if (status != 0) return status;
+    if (!allOk) std::printf("cub-bench: verification FAILED (details on stderr)\n");
+    return allOk ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -482,8 +942,18 @@ int main(int argc, char** argv) {
     parse(argc, argv, &o);
     std::string why;
     if (!toolutil::bitsFit(o.beginBit, o.endBit, o.sweep.keyTypes, &why) ||
-        !toolutil::distributionFits(o.dist, o.sweep.keyTypes, &why)) {
+        !toolutil::distributionFits(o.dist, o.sweep.keyTypes, &why) || !segmentsFit(o, &why)) {
         std::fprintf(stderr, "cub-bench: %s\n", why.c_str());
+        return 2;
+    }
+    // The layouts' segments, drawn before any CUDA call: a layout too large is bad usage.
+    std::vector<std::vector<uint32_t>> layoutOffsets(o.segments.size());
+    for (size_t i = 0; i < o.segments.size(); ++i) {
+        if (segmentOffsets(o.segments[i], o.seed, &layoutOffsets[i])) continue;
+        std::fprintf(stderr,
+                     "cub-bench: --segments %s: its segments (--seed %llu) hold more than 2^31 - 1 keys, more than "
+                     "CUB's segmented sorts take\n",
+                     o.segments[i].text.c_str(), static_cast<unsigned long long>(o.seed));
         return 2;
     }
 
@@ -497,6 +967,11 @@ int main(int argc, char** argv) {
     Environment env = describe(o.device);
     cudaStream_t stream = nullptr;
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    if (!o.segments.empty()) {
+        int status = runSegments(o, layoutOffsets, env, stream);
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        return status;
+    }
 
     std::printf("cub-bench: %s | %s | %s | %s order, %s keys, %s, %u timed sorts per point after %.1f s "
                 "warm-up, %s launches\n",
@@ -541,18 +1016,8 @@ int main(int argc, char** argv) {
         }
     }
 
-    if (!o.sweep.jsonPath.empty()) {
-        FILE* f = o.sweep.jsonPath == "-" ? stdout : std::fopen(o.sweep.jsonPath.c_str(), "w");
-        if (f == nullptr) {
-            std::fprintf(stderr, "cub-bench: cannot write %s\n", o.sweep.jsonPath.c_str());
-            return 2;
-        }
-        writeJson(f, env, points, o);
-        if (f != stdout && std::fclose(f) != 0) {
-            std::fprintf(stderr, "cub-bench: error writing %s\n", o.sweep.jsonPath.c_str());
-            return 2;
-        }
-    }
+    int status = writeJsonFile(o, [&](FILE* f) { writeJson(f, env, points, o); });
+    if (status != 0) return status;
     CUDA_CHECK(cudaStreamDestroy(stream));
     if (!allOk) std::printf("cub-bench: verification FAILED (details on stderr)\n");
     return allOk ? 0 : 1;
