@@ -495,53 +495,57 @@ Stats timeSorts(const Options& o, cudaStream_t stream, const Restore& restore, c
     return statsOf(samples);
 }
 
-struct Point {
-    VksortKeyType key;
-    VksortValueType value;
-    uint32_t count;
+// What timeCall() measures of one point.
+struct Measured {
     Stats ms;
-    size_t tempBytes;
+    size_t tempBytes = 0;
     std::string verified; // "yes", "no" or "skipped", as in sort-test
 };
 
-// Sorts `in` (already uploaded to the pristine buffers) and times it. Returns false only for a
-// verification failure; CUDA errors end the program.
-template <typename K, typename V>
-bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, Point* p) {
+struct Point : Measured {
+    VksortKeyType key{};
+    VksortValueType value{};
+    uint32_t count = 0;
+};
+
+// Sorts `in` (already uploaded to the pristine buffers) with one CUB call and times it:
+// `call(temp, tempBytes, keys, values)` as cubSort(), the temp-storage query when temp is null.
+// With `graph` the call is captured once (after the DoubleBuffers are set up exactly as every later
+// run's) and replayed, so launches cost one graph launch. One run, read back, goes to
+// `check(keys, values)` (the failure, or empty) up to --verify-max keys; `what` names the point in
+// a failure's message. Returns false only for a verification failure; CUDA errors end the program.
+template <typename K, typename V, typename Call, typename Check>
+bool timeCall(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, bool graph,
+              const Call& call, const Check& check, const std::string& what, Measured* m) {
     constexpr bool kPairs = !std::is_same_v<V, cub::NullType>;
-    const uint32_t n = in.count;
-    const int beginBit = int(o.beginBit);
-    const int endBit = o.endBit == 0 ? int(sizeof(K) * 8) : int(o.endBit);
     auto restore = [&]() { restoreInput<K, V>(b, in, stream); };
 
     size_t tempBytes = 0;
     {
         auto dk = doubleBuffer<K>(b.keys);
         auto dv = doubleBuffer<V>(b.values);
-        CUDA_CHECK(cubSort<K, V>(nullptr, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream));
+        CUDA_CHECK(call(nullptr, tempBytes, dk, dv));
     }
     void* temp = nullptr;
     CUDA_CHECK(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
-    p->tempBytes = tempBytes;
+    m->tempBytes = tempBytes;
 
-    // The sort as timed. In graph mode the CUB call is captured once (after the DoubleBuffers are
-    // set up exactly as every later run's) and replayed, so launches cost one graph launch;
-    // `captured` says which buffer of each pair then holds the result.
+    // `captured` says which buffer of each pair holds a replayed graph's result.
     cudaGraphExec_t graphExec = nullptr;
     Selectors captured;
-    if (o.graph) {
+    if (graph) {
         auto dk = doubleBuffer<K>(b.keys);
         auto dv = doubleBuffer<V>(b.values);
-        cudaGraph_t graph = nullptr;
+        cudaGraph_t captureGraph = nullptr;
         // Relaxed: CUB queries the device and its kernels' attributes while it dispatches, which
         // the stricter capture modes may refuse; nothing else runs on this thread meanwhile.
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-        cudaError_t sortStatus = cubSort<K, V>(temp, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream);
-        cudaError_t captureStatus = cudaStreamEndCapture(stream, &graph);
+        cudaError_t sortStatus = call(temp, tempBytes, dk, dv);
+        cudaError_t captureStatus = cudaStreamEndCapture(stream, &captureGraph);
         CUDA_CHECK(sortStatus);
         CUDA_CHECK(captureStatus);
-        CUDA_CHECK(cudaGraphInstantiate(&graphExec, graph, 0));
-        CUDA_CHECK(cudaGraphDestroy(graph));
+        CUDA_CHECK(cudaGraphInstantiate(&graphExec, captureGraph, 0));
+        CUDA_CHECK(cudaGraphDestroy(captureGraph));
         captured.keys = dk.selector;
         if constexpr (kPairs) captured.values = dv.selector;
     }
@@ -552,7 +556,7 @@ bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream
         }
         auto dk = doubleBuffer<K>(b.keys);
         auto dv = doubleBuffer<V>(b.values);
-        CUDA_CHECK(cubSort<K, V>(temp, tempBytes, dk, dv, n, beginBit, endBit, o.descending, stream));
+        CUDA_CHECK(call(temp, tempBytes, dk, dv));
         Selectors result;
         result.keys = dk.selector;
         if constexpr (kPairs) result.values = dv.selector;
@@ -561,46 +565,72 @@ bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream
 
     // Verify one sort through the same path that is timed.
     bool ok = true;
-    if (n <= o.sweep.verifyMax) {
+    if (in.count <= o.sweep.verifyMax) {
         std::vector<uint8_t> outKeys, outValues;
-        sortAndRead<K, V>(b, n, stream, restore, sort, &outKeys, &outValues);
-        std::string failure = verify(in, o.descending, o.beginBit, o.endBit, outKeys, outValues);
+        sortAndRead<K, V>(b, in.count, stream, restore, sort, &outKeys, &outValues);
+        std::string failure = check(outKeys, outValues);
         ok = failure.empty();
-        p->verified = ok ? "yes" : "no";
-        if (!ok) std::fprintf(stderr, "cub-bench: %s keys, %s values, %u keys: %s\n", toString(in.keyType),
-                              toString(in.valueType), n, failure.c_str());
+        m->verified = ok ? "yes" : "no";
+        if (!ok) std::fprintf(stderr, "cub-bench: %s: %s\n", what.c_str(), failure.c_str());
     } else {
-        p->verified = "skipped";
+        m->verified = "skipped";
     }
 
-    p->ms = timeSorts(o, stream, restore, sort);
+    m->ms = timeSorts(o, stream, restore, sort);
 
     if (graphExec != nullptr) CUDA_CHECK(cudaGraphExecDestroy(graphExec));
     CUDA_CHECK(cudaFree(temp));
     return ok;
 }
 
-template <typename K>
-bool runPointForKey(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, Point* p) {
-    switch (in.valueType) {
-    case VKSORT_VALUE_TYPE_NONE: return runPoint<K, cub::NullType>(o, b, in, stream, p);
-    case VKSORT_VALUE_TYPE_UINT32:
-    case VKSORT_VALUE_TYPE_INDEX: return runPoint<K, uint32_t>(o, b, in, stream, p);
-    case VKSORT_VALUE_TYPE_UINT64: return runPoint<K, uint64_t>(o, b, in, stream, p);
-    default: return false; // parse() admits only the four kinds
+// A type, as a value: how withTypes() hands the key and value types to a generic lambda.
+template <typename T>
+struct TypeTag {
+    using type = T;
+};
+
+// Calls run(TypeTag<K>{}, TypeTag<V>{}) with the C++ types of `in`'s keys and values (V is
+// cub::NullType without values: CUB's keys-only entry points) and returns what it returns.
+template <typename Run>
+bool withTypes(const hostdata::Data& in, const Run& run) {
+    auto withValue = [&](auto key) {
+        switch (in.valueType) {
+        case VKSORT_VALUE_TYPE_NONE: return run(key, TypeTag<cub::NullType>{});
+        case VKSORT_VALUE_TYPE_UINT32:
+        case VKSORT_VALUE_TYPE_INDEX: return run(key, TypeTag<uint32_t>{});
+        case VKSORT_VALUE_TYPE_UINT64: return run(key, TypeTag<uint64_t>{});
+        default: return false; // parse() admits only the four kinds
+        }
+    };
+    switch (in.keyType) {
+    case VKSORT_KEY_TYPE_UINT32: return withValue(TypeTag<uint32_t>{});
+    case VKSORT_KEY_TYPE_INT32: return withValue(TypeTag<int32_t>{});
+    case VKSORT_KEY_TYPE_FLOAT32: return withValue(TypeTag<float>{});
+    case VKSORT_KEY_TYPE_UINT64: return withValue(TypeTag<uint64_t>{});
+    case VKSORT_KEY_TYPE_INT64: return withValue(TypeTag<int64_t>{});
+    case VKSORT_KEY_TYPE_FLOAT64: return withValue(TypeTag<double>{});
+    default: return false; // parse() admits only the six types
     }
 }
 
-bool dispatchPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, Point* p) {
-    switch (in.keyType) {
-    case VKSORT_KEY_TYPE_UINT32: return runPointForKey<uint32_t>(o, b, in, stream, p);
-    case VKSORT_KEY_TYPE_INT32: return runPointForKey<int32_t>(o, b, in, stream, p);
-    case VKSORT_KEY_TYPE_FLOAT32: return runPointForKey<float>(o, b, in, stream, p);
-    case VKSORT_KEY_TYPE_UINT64: return runPointForKey<uint64_t>(o, b, in, stream, p);
-    case VKSORT_KEY_TYPE_INT64: return runPointForKey<int64_t>(o, b, in, stream, p);
-    case VKSORT_KEY_TYPE_FLOAT64: return runPointForKey<double>(o, b, in, stream, p);
-    default: return false; // parse() admits only the six types
-    }
+// Sorts `in` (already uploaded to the pristine buffers) with cub::DeviceRadixSort and times it.
+// Returns false only for a verification failure.
+bool runPoint(const Options& o, Buffers& b, const hostdata::Data& in, cudaStream_t stream, Point* p) {
+    return withTypes(in, [&](auto key, auto value) {
+        using K = typename decltype(key)::type;
+        using V = typename decltype(value)::type;
+        const int beginBit = int(o.beginBit);
+        const int endBit = o.endBit == 0 ? int(sizeof(K) * 8) : int(o.endBit);
+        auto call = [&](void* temp, size_t& tempBytes, cub::DoubleBuffer<K>& dk, cub::DoubleBuffer<V>& dv) {
+            return cubSort<K, V>(temp, tempBytes, dk, dv, in.count, beginBit, endBit, o.descending, stream);
+        };
+        auto check = [&](const std::vector<uint8_t>& keys, const std::vector<uint8_t>& values) {
+            return verify(in, o.descending, o.beginBit, o.endBit, keys, values);
+        };
+        const std::string what = std::string(toString(in.keyType)) + " keys, " + toString(in.valueType) + " values, " +
+                                 std::to_string(in.count) + " keys";
+        return timeCall<K, V>(o, b, in, stream, o.graph, call, check, what, p);
+    });
 }
 
 // ---- Device side: segmented sorts (--segments) -------------------------------------------------
@@ -653,98 +683,43 @@ cudaError_t cubSegmentedSort(Method method, void* temp, size_t& tempBytes, cub::
     return cudaErrorInvalidValue;
 }
 
-struct SegmentPoint {
-    VksortKeyType key;
-    VksortValueType value;
+struct SegmentPoint : Measured {
+    VksortKeyType key{};
+    VksortValueType value{};
     std::string layout; // as given
-    uint32_t segments;
-    uint32_t count; // keys in all the segments
-    Method method;
-    Stats ms;
-    size_t tempBytes;
-    std::string verified; // "yes", "no" or "skipped"
+    uint32_t segments = 0;
+    uint32_t count = 0; // keys in all the segments
+    Method method{};
 };
 
 // Sorts `in` (uploaded to the pristine buffers; its segments' offsets, host copy `offsets`, in
-// `deviceOffsets`) with `method` and times it, as runPoint does. Returns false only for a
-// verification failure.
-template <typename K, typename V>
+// `deviceOffsets`) with `method` and times it, as runPoint() does, through the stream (CUB's
+// segmented sort waits for its size classes on the host mid-call: no graph). Returns false only
+// for a verification failure.
 bool runSegmentPoint(const Options& o, Buffers& b, const hostdata::Data& in, const std::vector<uint32_t>& offsets,
                      const uint32_t* deviceOffsets, Method method, cudaStream_t stream, SegmentPoint* p) {
-    constexpr bool kPairs = !std::is_same_v<V, cub::NullType>;
-    const uint32_t n = in.count, segments = uint32_t(offsets.size() - 1);
-    auto restore = [&]() { restoreInput<K, V>(b, in, stream); };
-
-    size_t tempBytes = 0;
-    {
-        auto dk = doubleBuffer<K>(b.keys);
-        auto dv = doubleBuffer<V>(b.values);
-        CUDA_CHECK(cubSegmentedSort<K, V>(method, nullptr, tempBytes, dk, dv, n, segments, deviceOffsets, stream));
-    }
-    void* temp = nullptr;
-    CUDA_CHECK(cudaMalloc(&temp, std::max<size_t>(tempBytes, 1)));
-    p->tempBytes = tempBytes;
-
-    // No graph: cub::DeviceSegmentedSort waits for its size classes on the host mid-call.
-    auto sort = [&]() {
-        auto dk = doubleBuffer<K>(b.keys);
-        auto dv = doubleBuffer<V>(b.values);
-        CUDA_CHECK(cubSegmentedSort<K, V>(method, temp, tempBytes, dk, dv, n, segments, deviceOffsets, stream));
-        Selectors result;
-        result.keys = dk.selector;
-        if constexpr (kPairs) result.values = dv.selector;
-        return result;
-    };
-
-    // Each segment against its own std::stable_sort; the one sort of all the keys against that of
-    // the whole array.
-    bool ok = true;
-    if (n <= o.sweep.verifyMax) {
-        std::vector<uint8_t> outKeys, outValues;
-        sortAndRead<K, V>(b, n, stream, restore, sort, &outKeys, &outValues);
-        std::string failure = method == Method::RadixSortAll ? verify(in, false, 0, 0, outKeys, outValues)
-                                                             : verify(in, false, 0, 0, outKeys, outValues, offsets);
-        ok = failure.empty();
-        p->verified = ok ? "yes" : "no";
-        if (!ok) std::fprintf(stderr, "cub-bench: %s, %s keys, %s values, segments %s: %s\n", methodName(method),
-                              toString(in.keyType), toString(in.valueType), p->layout.c_str(), failure.c_str());
-    } else {
-        p->verified = "skipped";
-    }
-
-    p->ms = timeSorts(o, stream, restore, sort);
-    CUDA_CHECK(cudaFree(temp));
-    return ok;
-}
-
-template <typename K>
-bool runSegmentPointForKey(const Options& o, Buffers& b, const hostdata::Data& in, const std::vector<uint32_t>& offsets,
-                           const uint32_t* deviceOffsets, Method method, cudaStream_t stream, SegmentPoint* p) {
-    switch (in.valueType) {
-    case VKSORT_VALUE_TYPE_NONE:
-        return runSegmentPoint<K, cub::NullType>(o, b, in, offsets, deviceOffsets, method, stream, p);
-    case VKSORT_VALUE_TYPE_UINT32:
-    case VKSORT_VALUE_TYPE_INDEX:
-        return runSegmentPoint<K, uint32_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
-    case VKSORT_VALUE_TYPE_UINT64:
-        return runSegmentPoint<K, uint64_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
-    default: return false; // parse() admits only the four kinds
-    }
-}
-
-bool dispatchSegmentPoint(const Options& o, Buffers& b, const hostdata::Data& in, const std::vector<uint32_t>& offsets,
-                          const uint32_t* deviceOffsets, Method method, cudaStream_t stream, SegmentPoint* p) {
-    switch (in.keyType) {
-    case VKSORT_KEY_TYPE_UINT32:
-        return runSegmentPointForKey<uint32_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
-    case VKSORT_KEY_TYPE_INT32:
-        return runSegmentPointForKey<int32_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
-    case VKSORT_KEY_TYPE_UINT64:
-        return runSegmentPointForKey<uint64_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
-    case VKSORT_KEY_TYPE_INT64:
-        return runSegmentPointForKey<int64_t>(o, b, in, offsets, deviceOffsets, method, stream, p);
-    default: return false; // segmentsFit() admits only the integer types
-    }
+    return withTypes(in, [&](auto key, auto value) {
+        using K = typename decltype(key)::type;
+        using V = typename decltype(value)::type;
+        if constexpr (std::is_floating_point_v<K>) {
+            return false; // segmentsFit() admits only the integer types
+        } else {
+            const uint32_t segments = uint32_t(offsets.size() - 1);
+            auto call = [&](void* temp, size_t& tempBytes, cub::DoubleBuffer<K>& dk, cub::DoubleBuffer<V>& dv) {
+                return cubSegmentedSort<K, V>(method, temp, tempBytes, dk, dv, in.count, segments, deviceOffsets,
+                                              stream);
+            };
+            // Each segment against its own std::stable_sort; the one sort of all the keys against
+            // that of the whole array.
+            auto check = [&](const std::vector<uint8_t>& keys, const std::vector<uint8_t>& values) {
+                return method == Method::RadixSortAll ? verify(in, false, 0, 0, keys, values)
+                                                      : verify(in, false, 0, 0, keys, values, offsets);
+            };
+            const std::string what = std::string(methodName(method)) + ", " + toString(in.keyType) + " keys, " +
+                                     toString(in.valueType) + " values, segments " + p->layout;
+            return timeCall<K, V>(o, b, in, stream, false, call, check, what, p);
+        }
+    });
 }
 
 // ---- Output ------------------------------------------------------------------------------------
@@ -915,8 +890,14 @@ int runSegments(const Options& o, const std::vector<std::vector<uint32_t>>& layo
                 CUDA_CHECK(cudaMemcpy(deviceOffsets, offsets.data(), offsets.size() * sizeof(uint32_t),
                                       cudaMemcpyHostToDevice));
                 for (Method method : kMethods) {
-                    SegmentPoint p{key, value, layout.text, segments, count, method, {}, 0, ""};
-                    allOk = dispatchSegmentPoint(o, buffers, in, offsets, deviceOffsets, method, stream, &p) && allOk;
+                    SegmentPoint p;
+                    p.key = key;
+                    p.value = value;
+                    p.layout = layout.text;
+                    p.segments = segments;
+                    p.count = count;
+                    p.method = method;
+                    allOk = runSegmentPoint(o, buffers, in, offsets, deviceOffsets, method, stream, &p) && allOk;
                     points.push_back(p);
                     std::printf("%-4s %-5s %-18s %9u %11u %-20s %9.4f %9.4f %9.4f %8.3f %9.1f %8s\n", toString(key),
                                 toString(value), layout.text.c_str(), segments, count, methodName(method), p.ms.median,
@@ -1004,8 +985,11 @@ int main(int argc, char** argv) {
                 if (!in.values.empty()) {
                     CUDA_CHECK(cudaMemcpy(buffers.pristineValues, in.values.data(), in.values.size(), cudaMemcpyHostToDevice));
                 }
-                Point p{key, value, count, {}, 0, ""};
-                allOk = dispatchPoint(o, buffers, in, stream, &p) && allOk;
+                Point p;
+                p.key = key;
+                p.value = value;
+                p.count = count;
+                allOk = runPoint(o, buffers, in, stream, &p) && allOk;
                 points.push_back(p);
                 double rate = double(count) / (p.ms.median * 1e-3);
                 std::printf("%-4s %-5s %11u %9.4f %9.4f %9.4f %8.3f %9.1f %8s\n", toString(key), toString(value), count,
