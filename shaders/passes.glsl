@@ -30,7 +30,7 @@ uint passWord(uint word) { return passWords[word / 4u][word % 4u]; }
 layout(set = 0, binding = kBindingPassArgs, std430) restrict writeonly buffer PassArgs { uint passArgs[]; };
 // The pipeline of a step that may decide which passes run; the other pipelines hold none of
 // that code.
-layout(constant_id = kSpecDecides) const bool DECIDES = false;
+layout(constant_id = kSpecVariantPipeline) const bool DECIDES = false;
 
 // The ranges' varying bits again, coherent: the last workgroup of a scan step reads what the
 // others wrote in the same dispatch (scan.comp).

@@ -64,9 +64,10 @@ VKSORT_CONST kSpecExchangeBuffers = 3u; /* 1 or 2 tile-sized exchange buffers in
 VKSORT_CONST kSpecScanOneRangeMaxTiles = 4u;
 VKSORT_CONST kSpecScanRangeMinTiles = 5u;
 VKSORT_CONST kSpecScanItemsPerThread = 6u;
-/* 1: the step of a sorter that skips constant digits that decides which passes run
- * (shaders/passes.glsl); 0 in every other pipeline, which so holds none of that code. */
-VKSORT_CONST kSpecDecides = 7u;
+/* 1: a kernel's second pipeline in a sorter variant (src/variant.hpp): with skipping constant
+ * digits, the step that decides which passes run (shaders/passes.glsl); 0 in every other
+ * pipeline, which so holds none of that code. */
+VKSORT_CONST kSpecVariantPipeline = 7u;
 /* The tuning row's per-kernel choices (src/tuning.hpp): */
 VKSORT_CONST kSpecWholeTileCopies = 8u; /* whole tiles take per-key loops without bounds tests (tile.glsl) */
 VKSORT_CONST kSpecEarlyValues = 9u;     /* the reorder loads values before the keys' exchange (scatter.glsl) */
@@ -179,6 +180,8 @@ VKSORT_CONST kTileTablesOffset = kRangeVaryingOffset + kScanRanges * 2u;
 VKSORT_CONST kCountTables = 3u;
 /* Where the tiles' varying bits start: after the counts tables of rowStride tiles. */
 VKSORT_FUNC VKSORT_U32 vksortVaryingOffset(VKSORT_U32 rowStride) { return kTileTablesOffset + kCountTables * kRadix * rowStride; }
+/* Every word of the tables, for every sorter: the counts tables, then each tile's varying bits. */
+VKSORT_FUNC VKSORT_U32 vksortTablesWords(VKSORT_U32 rowStride) { return vksortVaryingOffset(rowStride) + 2u * rowStride; }
 /* The pass arguments (kBindingPassArgs): the passes that run, then each pass's scan step's and
  * reorder's launch. */
 VKSORT_CONST kPassLaunchOffset = kPassWords; /* where pass 0's launch words start */
@@ -186,6 +189,8 @@ VKSORT_CONST kPassArgsStride = 8u;  /* words per pass: the reorder's 3, one spar
 VKSORT_CONST kPassScanArgs = 4u;    /* where the scan step's arguments start inside a pass's words */
 VKSORT_CONST kPassLaunchWords = kMaxPasses * kPassArgsStride; /* every pass's launch words */
 VKSORT_CONST kPassArgsWords = kPassLaunchOffset + kPassLaunchWords;
+/* The scratch words planned for a sorter variant's arguments (src/variant.hpp): the pass arguments. */
+VKSORT_CONST kVariantArgsWords = kPassArgsWords;
 
 /* ---- Launch arguments --------------------------------------------------------------------- */
 /* An indirect sort's launches (binding kBindingLaunchArgs of the launch set, in a range of the

@@ -9,10 +9,10 @@
  * Columns: the enum name; the shader, shaders/<source>.comp, which also starts its variants'
  * names; 1 if it has a variant per key width (_k1, _k2: VKSORT_KEY_WORDS); 1 if it has one per
  * value width (_v0, _v1, _v2: VKSORT_VALUE_WORDS); 1 if it has a _shuffle twin for devices with
- * subgroup shuffles (VKSORT_SHUFFLE=1); 1 if it has a _skip twin for sorters that leave out the
- * passes whose digit every key shares (VKSORT_SKIP_PASSES=1); 1 if, in such sorters, a step that
- * may decide which passes run (vksort_config.h) runs a second pipeline of that twin, specialized
- * with kSpecDecides; the tile it is specialized with (0:
+ * subgroup shuffles (VKSORT_SHUFFLE=1); 1 if it has a twin that sorter variants run
+ * (src/variant.hpp; the _skip twin, VKSORT_SKIP_PASSES=1); 1 if, in such a variant, some steps
+ * run a second pipeline of that twin, specialized with kSpecVariantPipeline; the tile it is
+ * specialized with (0:
  * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup); the C++ function
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * The reorder has no _shuffle twin: ranking in registers takes registers that otherwise keep more

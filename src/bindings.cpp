@@ -98,10 +98,9 @@ void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const
         {callerKeys, callerKeys, callerValues, callerValues},                                  // kSetInPlace
         {callerKeys, {s.buffer, s.offset + l.launchOffset, l.launchBytes}, count != nullptr ? *count : tables,
          {}},                                                                                  // kSetLaunch
-        {callerKeys, scratchKeys, callerValues, scratchValues},                                // kSetDeciding
+        {callerKeys, scratchKeys, callerValues, scratchValues},                                // kSetVariant
     };
     const Direction& d = directions[set];
-    const bool skipPasses = bindings.sorter->skipPasses;
     out->count = 0;
     auto add = [&](uint32_t binding, const VkDescriptorBufferInfo& buffer) {
         out->buffers[out->count] = buffer;
@@ -109,7 +108,7 @@ void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const
         w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         w.dstBinding = binding;
         w.descriptorCount = 1;
-        w.descriptorType = binding == kBindingPasses ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.descriptorType = bindingType(binding);
         w.pBufferInfo = &out->buffers[out->count];
         ++out->count;
     };
@@ -124,13 +123,10 @@ void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const
         add(kBindingCountIn, set == kSetLaunch ? d.valuesIn : tables);
     }
     add(kBindingTables, tables);
-    // A sorter that skips constant digits: the passes that run (a uniform buffer), and the pass
-    // arguments, which only the deciding set binds (the others bind a spare range).
-    if (skipPasses) {
-        add(kBindingPasses, {s.buffer, s.offset + l.passArgsOffset, kPassWords * 4u});
-        add(kBindingPassArgs, {s.buffer, s.offset + (set == kSetDeciding ? l.passArgsOffset : l.spareArgsOffset),
-                               l.passArgsBytes});
-    }
+    // The sorter variant's own bindings (src/variant.hpp), last.
+    VariantDescriptor extra[kBindingCount - kBindingPasses];
+    const uint32_t extraCount = variantDescriptors(bindings.sorter->variant, set, l, s, extra);
+    for (uint32_t i = 0; i < extraCount; ++i) add(extra[i].binding, extra[i].info);
 }
 
 extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
@@ -153,16 +149,14 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     }
 
     const Functions& fn = sorter->fn;
-    // The passes that run (a uniform buffer) and the pass arguments, only for a sorter whose
-    // kernels use them.
-    const VkDescriptorPoolSize poolSizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetCount * (kBindingCount - 1)},
-                                              {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetCount}};
-    static_assert(kBindingPasses + 2 == kBindingCount && kBindingPassArgs + 1 == kBindingCount,
-                  "the skipping sorters' two bindings come last");
-    const uint32_t setCount = setsPerBindings(sorter->skipPasses);
+    const Variant& variant = sorter->variant;
+    const uint32_t setCount = variant.setCount;
+    const VkDescriptorPoolSize poolSizes[] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, setCount * variant.storageBuffersPerStage()},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, setCount * variant.uniformBindings}};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = setCount;
-    poolInfo.poolSizeCount = sorter->skipPasses ? 2 : 1;
+    poolInfo.poolSizeCount = variant.uniformBindings != 0 ? 2 : 1;
     poolInfo.pPoolSizes = poolSizes;
     result = fn.vkCreateDescriptorPool(sorter->device, &poolInfo, sorter->allocator(), &bindings->pool);
     if (result != VK_SUCCESS) {

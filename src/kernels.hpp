@@ -13,7 +13,7 @@
 namespace vksort {
 
 enum class Kernel : uint32_t {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, skipTwin, decidingTwin, tile, sharedMemory) id,
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, tile, sharedMemory) id,
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
@@ -26,17 +26,16 @@ struct KernelInfo {
     bool perKeyWidth;    // a variant per key width: _k1, _k2
     bool perValueWidth;  // a variant per value width: _v0, _v1, _v2
     bool shuffleTwin;    // a _shuffle twin, used on devices with subgroup shuffles
-    bool skipTwin;       // a _skip twin, used by sorters that skip passes whose digit never varies
-    bool decidingTwin;   // in such sorters, a step that may decide which passes run
-                         // (Step::decides) runs the _skip twin specialized with kSpecDecides:
-                         // the others hold none of its code
+    bool variantTwin;    // a twin that sorter variants run (src/variant.hpp, twinSuffix)
+    bool secondPipeline; // in such variants, a second pipeline of the twin, specialized with
+                         // kSpecVariantPipeline, for the steps that ask for it (Step::second)
     KernelTile tile;
-    uint32_t (*sharedMemoryBytes)(const TileConfig&, bool skip); // what it declares for its tile (src/plan.hpp)
+    uint32_t (*sharedMemoryBytes)(const TileConfig&, bool twin); // what it declares for its tile (src/plan.hpp)
 };
 
 inline constexpr KernelInfo kKernels[] = {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, skipTwin, decidingTwin, tile, sharedMemory) \
-    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, skipTwin != 0, decidingTwin != 0, KernelTile(tile), sharedMemory},
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, tile, sharedMemory) \
+    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, variantTwin != 0, secondPipeline != 0, KernelTile(tile), sharedMemory},
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
@@ -45,15 +44,17 @@ constexpr uint32_t kKernelCount = sizeof(kKernels) / sizeof(kKernels[0]);
 inline const KernelInfo& kernelInfo(Kernel kernel) { return kKernels[uint32_t(kernel)]; }
 
 // The SPIR-V variant of a kernel for a key width index (0: 32-bit, 1: 64-bit) and a value width
-// index (0 none, 1: 32-bit, 2: 64-bit): "<source>[_k<words>][_v<words>][_shuffle][_skip]"; the
-// indices and twins a kernel does not vary by are ignored.
-inline std::string variantName(Kernel kernel, uint32_t keyWidth, uint32_t valueWidth, bool shuffle, bool skip = false) {
+// index (0 none, 1: 32-bit, 2: 64-bit): "<source>[_k<words>][_v<words>][_shuffle][<twin suffix>]"
+// (a sorter variant's, src/variant.hpp); the indices and twins a kernel does not vary by are
+// ignored.
+inline std::string variantName(Kernel kernel, uint32_t keyWidth, uint32_t valueWidth, bool shuffle,
+                               const char* twinSuffix = "") {
     const KernelInfo& k = kernelInfo(kernel);
     std::string name = k.source;
     if (k.perKeyWidth) name += "_k" + std::to_string(keyWidth + 1);
     if (k.perValueWidth) name += "_v" + std::to_string(valueWidth);
     if (k.shuffleTwin && shuffle) name += "_shuffle";
-    if (k.skipTwin && skip) name += "_skip";
+    if (k.variantTwin) name += twinSuffix;
     return name;
 }
 

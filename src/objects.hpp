@@ -24,7 +24,7 @@ struct VksortSorter_T {
     // (chooseSingleTileConfig: both widths have that tile size).
     vksort::TileConfig singleTiles[vksort::kKeyWidths];
     vksort::ScanConfig scan;   // which tile counts need a scan step, and its shape
-    bool skipPasses = false;   // VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT
+    vksort::Variant variant;   // what its creation flags add (src/variant.hpp)
     bool debugUtils = false;   // VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT: labels around what it records
     bool pushDescriptors = false; // VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT: sorts push, bindings hold no sets
     VksortSorterCreateFlags flags = 0; // as created

@@ -22,10 +22,10 @@ const SpirvBlob* findSpirv(const char* name) {
 namespace {
 
 // The specialization constants a pipeline gets besides its tile's and the scan's: whether it is
-// the deciding one, and the tuning row's code choices for its kernel and format (constants its
-// module does not declare are ignored).
+// a sorter variant's second pipeline, and the tuning row's code choices for its kernel and format
+// (constants its module does not declare are ignored).
 struct KernelChoices {
-    bool decides = false;
+    bool second = false;
     bool wholeTileCopies = false;
     bool earlyValues = false;
     bool lastPassEarly = false;
@@ -74,7 +74,7 @@ struct Creator {
                                       options.scan.oneRangeMaxTiles,
                                       options.scan.rangeMinTiles,
                                       options.scan.itemsPerThread,
-                                      choices.decides ? 1u : 0u,
+                                      choices.second ? 1u : 0u,
                                       choices.wholeTileCopies ? 1u : 0u,
                                       choices.earlyValues ? 1u : 0u,
                                       choices.lastPassEarly ? 1u : 0u,
@@ -82,7 +82,7 @@ struct Creator {
         const VkSpecializationMapEntry entries[] = {
             {kSpecWorkgroupSize, 0, 4},       {kSpecKeysPerThread, 4, 4},         {kSpecMaxSubgroups, 8, 4},
             {kSpecExchangeBuffers, 12, 4},    {kSpecScanOneRangeMaxTiles, 16, 4}, {kSpecScanRangeMinTiles, 20, 4},
-            {kSpecScanItemsPerThread, 24, 4}, {kSpecDecides, 28, 4},              {kSpecWholeTileCopies, 32, 4},
+            {kSpecScanItemsPerThread, 24, 4}, {kSpecVariantPipeline, 28, 4},      {kSpecWholeTileCopies, 32, 4},
             {kSpecEarlyValues, 36, 4},        {kSpecLastPassEarly, 40, 4},        {kSpecInlineScanLoads, 44, 4},
         };
         static_assert(sizeof(entries) / sizeof(entries[0]) == sizeof(constants) / sizeof(constants[0]),
@@ -119,12 +119,10 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     Pipelines p;
     VkDescriptorSetLayoutBinding bindings[kBindingCount];
     for (uint32_t i = 0; i < kBindingCount; ++i) {
-        const VkDescriptorType type = i == kBindingPasses ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        bindings[i] = {i, type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        bindings[i] = {i, bindingType(i), 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    // Only the _skip kernels read the passes that run and write the pass arguments.
-    setInfo.bindingCount = bindingsPerSet(options.skipPasses);
+    setInfo.bindingCount = options.variant.bindingCount;
     setInfo.pBindings = bindings;
     if (options.pushDescriptors) setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
     VkResult result = fn.vkCreateDescriptorSetLayout(device, &setInfo, allocator, &p.setLayout);
@@ -165,18 +163,18 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                                                                      : options.tile;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1); ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;
-                const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle, options.skipPasses);
+                const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle, options.variant.twinSuffix);
                 const SpirvBlob* blob = findSpirv(name.c_str());
                 if (blob == nullptr) {
                     *failure = "embedded SPIR-V " + name + " is missing";
                     destroyPipelines(fn, device, allocator, &p);
                     return VK_ERROR_INITIALIZATION_FAILED;
                 }
-                const bool deciding = options.skipPasses && info.decidingTwin;
-                for (uint32_t d = 0; d < (deciding ? 2u : 1u); ++d) {
-                    p.name[kernel][d][k][v] = d == 0 ? name : name + "_deciding";
+                const bool second = options.variant.secondSuffix != nullptr && info.secondPipeline;
+                for (uint32_t d = 0; d < (second ? 2u : 1u); ++d) {
+                    p.name[kernel][d][k][v] = d == 0 ? name : name + options.variant.secondSuffix;
                     KernelChoices choices = kernelChoices(options, info.tile, k, v);
-                    choices.decides = d == 1;
+                    choices.second = d == 1;
                     jobs.push_back(Job{blob, p.name[kernel][d][k][v].c_str(), &tile, choices, &p.pipeline[kernel][d][k][v]});
                 }
             }

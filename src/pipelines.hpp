@@ -11,6 +11,7 @@
 #include "functions.hpp"
 #include "kernels.hpp"
 #include "tuning.hpp"
+#include "variant.hpp"
 
 namespace vksort {
 
@@ -21,16 +22,16 @@ constexpr uint32_t kValueWidths = 3;
 struct Pipelines {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
-    // [kernel][deciding][key width][value width]; a kernel that does not vary by a width uses index
-    // 0 of it; [1] holds the deciding pipelines (a kernel's decidingTwin, in sorters that skip
-    // constant digits). VK_NULL_HANDLE where the sorter does not serve the format.
+    // [kernel][second][key width][value width]; a kernel that does not vary by a width uses index
+    // 0 of it; [1] holds the second pipelines (a kernel's secondPipeline, in a sorter variant that
+    // has them). VK_NULL_HANDLE where the sorter does not serve the format.
     VkPipeline pipeline[kKernelCount][2][kKeyWidths][kValueWidths] = {};
-    // Its name: the SPIR-V variant's, with "_deciding" for the deciding pipelines.
+    // Its name: the SPIR-V variant's, with the variant's secondSuffix for the second pipelines.
     std::string name[kKernelCount][2][kKeyWidths][kValueWidths];
 
-    VkPipeline get(Kernel kernel, bool decides, uint32_t keyWidth, uint32_t valueWidth) const {
+    VkPipeline get(Kernel kernel, bool second, uint32_t keyWidth, uint32_t valueWidth) const {
         const KernelInfo& k = kernelInfo(kernel);
-        return pipeline[uint32_t(kernel)][decides ? 1 : 0][k.perKeyWidth ? keyWidth : 0][k.perValueWidth ? valueWidth : 0];
+        return pipeline[uint32_t(kernel)][second ? 1 : 0][k.perKeyWidth ? keyWidth : 0][k.perValueWidth ? valueWidth : 0];
     }
 };
 
@@ -42,7 +43,7 @@ struct PipelineOptions {
     TuningRow::Reorder reorder;        // the reorder's code choices (specialization constants)
     bool singleWholeTileCopies = false; // the single-workgroup sort's (TuningRow::Single)
     bool subgroupShuffle = false;      // the device has subgroup shuffles: kernels with a twin use it
-    bool skipPasses = false;           // VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT: the _skip twins
+    Variant variant;                   // its twins, second pipelines and bindings (src/variant.hpp)
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
     // The key and value widths the sorter serves; pipelines of the others are not created.
     bool keyWidths[kKeyWidths] = {true, true};

@@ -19,19 +19,19 @@ uint32_t rankSharedMemoryBytes(const TileConfig& config) {
 
 uint32_t singleSharedMemoryBytes(const TileConfig& config, bool) { return rankSharedMemoryBytes(config); }
 
-uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool skip) {
+uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin) {
     return rankSharedMemoryBytes(config)
            + 4 * kRadix * 4u       // per digit: offset, total, prefix, first destination tile
            + kNextCountSlots * 4u  // the next pass's counts
-           + (skip ? 2 * 4u : 0u); // the varying bits
+           + (twin ? 2 * 4u : 0u); // the twin's two words
 }
 
-uint32_t tileCountsSharedMemoryBytes(const TileConfig&, bool skip) { return (kRadix + (skip ? 2u : 0u)) * 4u; } // counts, varying bits
+uint32_t tileCountsSharedMemoryBytes(const TileConfig&, bool twin) { return (kRadix + (twin ? 2u : 0u)) * 4u; } // counts, the twin's two words
 
-uint32_t scanSharedMemoryBytes(const TileConfig& config, bool skip) {
+uint32_t scanSharedMemoryBytes(const TileConfig& config, bool twin) {
     return (config.maxSubgroups + 1) * kRadix * 4u // per subgroup and digit; the range's carry per digit
            + 4u                                     // the ticket
-           + (skip ? 2 * 4u : 0u)                   // the varying bits
+           + (twin ? 2 * 4u : 0u)                   // the twin's two words
            + (config.workgroupSize + 1) * 4u;       // workgroupExclusiveScan (one-lane subgroups)
 }
 
@@ -43,12 +43,12 @@ uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& contro
     return limit;
 }
 
-bool descriptorLimitsFit(const DeviceFacts& device, bool skipPasses, std::string* reason) {
-    const uint32_t needed = storageBuffersPerStage(skipPasses);
-    if (device.maxPerStageStorageBuffers >= needed) return true;
+bool descriptorLimitsFit(const DeviceFacts& device, uint32_t storageBuffers, const char* description,
+                         std::string* reason) {
+    if (device.maxPerStageStorageBuffers >= storageBuffers) return true;
     *reason = "the device allows " + std::to_string(device.maxPerStageStorageBuffers) +
               " storage buffers per shader stage (maxPerStageDescriptorStorageBuffers); vksort's pipelines bind " +
-              std::to_string(needed) + (skipPasses ? " (a sorter that skips constant digits)" : "");
+              std::to_string(storageBuffers) + (*description != 0 ? std::string(" (") + description + ")" : "");
     return false;
 }
 
@@ -79,13 +79,12 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
         next = alignUp(next + layout.valuesBytes, alignment);
     }
     layout.tablesOffset = next;
-    // The counts tables, then each tile's two words of varying bits.
-    layout.tablesBytes = (uint64_t(vksortVaryingOffset(layout.rowStride)) + 2u * uint64_t(layout.rowStride)) * 4u;
-    layout.passArgsBytes = kPassArgsWords * 4u;
-    layout.passArgsOffset = alignUp(layout.tablesOffset + layout.tablesBytes, alignment);
-    layout.spareArgsOffset = alignUp(layout.passArgsOffset + layout.passArgsBytes, alignment);
+    layout.tablesBytes = uint64_t(vksortTablesWords(layout.rowStride)) * 4u;
+    layout.variantArgsBytes = kVariantArgsWords * 4u;
+    layout.variantArgsOffset = alignUp(layout.tablesOffset + layout.tablesBytes, alignment);
+    layout.spareArgsOffset = alignUp(layout.variantArgsOffset + layout.variantArgsBytes, alignment);
     layout.launchBytes = kLaunchWords * 4u;
-    layout.launchOffset = alignUp(layout.spareArgsOffset + layout.passArgsBytes, alignment);
+    layout.launchOffset = alignUp(layout.spareArgsOffset + layout.variantArgsBytes, alignment);
     layout.totalBytes = layout.launchOffset + layout.launchBytes;
     return layout;
 }

@@ -67,25 +67,22 @@ constexpr uint32_t kMaxTileSize = 65536;
 
 // Shared memory each kernel declares for a configuration, in bytes (tests/test_shared_memory.cpp
 // checks them against the compiled SPIR-V). Each kernel's row in shaders/vksort_kernels.h names
-// its function. `skip`: the kernel's _skip twin (two more words where the kernel has one), the
+// its function. `twin`: the kernel's variant twin (two more words where the kernel has one), the
 // larger, which is what a tile must fit.
-uint32_t tileCountsSharedMemoryBytes(const TileConfig& config, bool skip = true);
-uint32_t scanSharedMemoryBytes(const TileConfig& config, bool skip = true);
-uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool skip = true);
-uint32_t singleSharedMemoryBytes(const TileConfig& config, bool skip = true);
+uint32_t tileCountsSharedMemoryBytes(const TileConfig& config, bool twin = true);
+uint32_t scanSharedMemoryBytes(const TileConfig& config, bool twin = true);
+uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin = true);
+uint32_t singleSharedMemoryBytes(const TileConfig& config, bool twin = true);
 
 // The largest workgroup the sorter may create: the device's limits, and with a required subgroup
 // size at most maxComputeWorkgroupSubgroups subgroups of that size.
 uint32_t workgroupLimit(const DeviceFacts& device, const SubgroupControl& control);
 
-// The bindings of every pipeline's set layout (shaders/vksort_config.h): keys and values in and
-// out and the tables, and for a sorter that skips constant digits the passes that run (the one
-// uniform buffer) and the pass arguments, the last two.
-constexpr uint32_t bindingsPerSet(bool skipPasses) { return skipPasses ? kBindingCount : kBindingPasses; }
-constexpr uint32_t storageBuffersPerStage(bool skipPasses) { return bindingsPerSet(skipPasses) - (skipPasses ? 1u : 0u); }
-// Whether the device lets one shader stage bind them (Vulkan guarantees only 4); false with a
-// reason when it does not.
-bool descriptorLimitsFit(const DeviceFacts& device, bool skipPasses, std::string* reason);
+// Whether the device lets one shader stage bind `storageBuffers` storage buffers (Vulkan guarantees
+// only 4): every pipeline binds keys and values in and out and the tables, and a sorter variant
+// (src/variant.hpp, `description`) may add more. False with a reason when it does not.
+bool descriptorLimitsFit(const DeviceFacts& device, uint32_t storageBuffers, const char* description,
+                         std::string* reason);
 
 constexpr uint32_t ceilDiv(uint32_t a, uint32_t b) { return vksortCeilDiv(a, b); }
 constexpr uint64_t alignUp(uint64_t value, uint64_t alignment) {
@@ -104,9 +101,10 @@ struct ScratchLayout {
     uint64_t keysOffset = 0, keysBytes = 0;
     uint64_t valuesOffset = 0, valuesBytes = 0;
     uint64_t tablesOffset = 0, tablesBytes = 0;
-    // The pass arguments (kBindingPassArgs; the uniform buffer kBindingPasses is their first
-    // kPassWords words) and the spare range the other sets bind there: each kPassArgsWords words.
-    uint64_t passArgsOffset = 0, spareArgsOffset = 0, passArgsBytes = 0;
+    // A sorter variant's arguments (src/variant.hpp) and the spare range its other sets bind in
+    // their place: each kVariantArgsWords words, planned for every sorter so that one scratch
+    // range serves sorters of every variant.
+    uint64_t variantArgsOffset = 0, spareArgsOffset = 0, variantArgsBytes = 0;
     // An indirect sort's launch arguments (kBindingLaunchArgs of kSetLaunch): kLaunchWords words.
     uint64_t launchOffset = 0, launchBytes = 0;
     uint64_t totalBytes = 0;
@@ -133,19 +131,16 @@ bool planPasses(uint32_t keyBits, uint32_t beginBit, uint32_t endBit, PassPlan* 
 // sort writes its result where the passes would have: in place for an even pass count. The
 // launch set binds the launch arguments at kBindingLaunchArgs and the caller's count at
 // kBindingCountIn: only the tile counts of an indirect sort use it, so only they write the launch
-// arguments (shaders/vksort_config.h). The
-// deciding set is the forward one with the pass arguments bound (kBindingPassArgs): the first
-// pass's steps that may decide which passes run use it.
+// arguments (shaders/vksort_config.h). The variant set is the forward one with a sorter variant's
+// arguments bound for writing (src/variant.hpp): the steps that run a second pipeline use it.
 enum BindingSet : uint32_t {
     kSetForward = 0,
     kSetBackward = 1,
     kSetInPlace = 2,
     kSetLaunch = 3,
-    kSetDeciding = 4,
+    kSetVariant = 4,
     kSetCount = 5
 };
-// The descriptor sets a bindings object allocates: the deciding one only for a skipping sorter.
-constexpr uint32_t setsPerBindings(bool skipPasses) { return skipPasses ? kSetCount : kSetDeciding; }
 
 // A 2D grid of at least `workgroups` workgroups whose rows fit the device's X limit; the
 // shaders flatten (x, y) and drop indices past the tile count.

@@ -66,33 +66,9 @@ struct Builder {
         nextTimestamp = slot + 1;
     }
 
-    // Which passes run, with a sorter that skips constant digits (shaders/passes.glsl): the first
-    // step that sees every tile's varying bits decides. That is the first scan step, or where the
-    // reorders scan inline the first reorder, whose every workgroup sums every tile's counts; an
-    // indirect sort, whose tile count only the GPU knows, makes both deciding (at run time the
-    // reorder decides only where it scans inline). The deciding step runs its kernel's deciding
-    // pipeline and binds the pass arguments (kSetDeciding); its barrier reaches the later steps'
-    // uniform reads of them and, in a direct sort with scan steps, where the later passes launch
-    // from them (no workgroup for a pass left out), the indirect reads. Elsewhere the steps of a
-    // pass left out return at once: with an inline scan that costs less than an indirect launch,
-    // and an indirect sort may take the single-workgroup sort, where no step writes them.
-    bool decides(const Step& step, bool inlineScan) const {
-        return in.skipPasses && step.pass == 0 &&
-               (step.kernel == Kernel::Scan || (step.kernel == Kernel::Reorder && (inlineScan || in.indirect)));
-    }
-    bool launchesFromPassArgs(bool inlineScan) const {
-        return in.skipPasses && !in.indirect && !inlineScan && in.passes.passCount > 1;
-    }
-    void choosePasses(Step& step, bool inlineScan) const {
-        if (decides(step, inlineScan)) {
-            step.decides = true;
-            step.set = kSetDeciding;
-            if (launchesFromPassArgs(inlineScan)) step.barrier = Barrier::ComputeAndIndirect;
-        } else if (launchesFromPassArgs(inlineScan) && step.pass > 0) {
-            step.indirect = true;
-            step.passArgs = true;
-            step.argsWord = kPassLaunchOffset + step.pass * kPassArgsStride + (step.kernel == Kernel::Scan ? kPassScanArgs : 0);
-        }
+    // A sorter variant may run a step's second pipeline or launch it from its own arguments.
+    void chooseVariant(Step& step, bool inlineScan) const {
+        if (in.variant.chooseStep != nullptr) in.variant.chooseStep(in, inlineScan, &step);
     }
 
     // The first pass's counts per tile; then per pass a scan of them (none when tiles are few:
@@ -114,11 +90,11 @@ struct Builder {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kLaunchScanArgs;
                 if (!in.indirect) scan.grid = Grid{in.scan.workgroups(tiles), 1};
-                choosePasses(scan, inlineScan);
+                chooseVariant(scan, inlineScan);
             }
             Step& reorder = add(Kernel::Reorder, p, set);
             reorder.argsWord = kLaunchTileArgs;
-            choosePasses(reorder, inlineScan);
+            chooseVariant(reorder, inlineScan);
             reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
             if (inlineScan && !in.indirect) reorder.constants.flags |= kFlagInlineScan;

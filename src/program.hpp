@@ -12,6 +12,7 @@
 
 #include "kernels.hpp"
 #include "plan.hpp"
+#include "variant.hpp"
 
 namespace vksort {
 
@@ -30,17 +31,17 @@ enum class Barrier : uint32_t {
 struct Step {
     StepKind kind = StepKind::Dispatch;
     Kernel kernel = Kernel::TileCounts;
-    // Decides which passes run (program.cpp says which step): runs the kernel's deciding pipeline,
-    // and its barrier also reaches the uniform reads of the decision.
-    bool decides = false;
+    // Runs the kernel's second pipeline with kSetVariant, as a sorter variant chooses
+    // (Variant::chooseStep), and its barrier also reaches the uniform reads of what it writes.
+    bool second = false;
     BindingSet set = kSetForward;
     VksortPushConstants constants{};
     // Indirect launches read a VkDispatchIndirectCommand from word `argsWord` of the launch
-    // arguments (written by an indirect sort's tile counts), or with `passArgs` from that word of
-    // the pass arguments (written by the step that decides which passes run); direct launches use
-    // `grid`.
+    // arguments (written by an indirect sort's tile counts), or with `variantArgs` from that word
+    // of a sorter variant's arguments (written by a step of its second pipeline); direct launches
+    // use `grid`.
     bool indirect = false;
-    bool passArgs = false;
+    bool variantArgs = false;
     uint32_t argsWord = 0;
     Grid grid;
     uint32_t pass = 0;          // the digit pass this step belongs to (0 for the steps before the passes)
@@ -70,9 +71,8 @@ struct ProgramInput {
     bool countBound = false;
     uint32_t countWord = kInfoRequested;
     ScanConfig scan;             // which tile counts need a scan step, and its shape
-    // The sorter's _skip kernels decide on the GPU which passes run (shaders/vksort_config.h);
-    // otherwise every pass runs.
-    bool skipPasses = false;
+    // What the sorter's variant changes in the scan and reorder steps (src/variant.hpp).
+    Variant variant;
 };
 
 struct Program {

@@ -13,14 +13,14 @@ VkDeviceSize infoOffset(const VksortBindings_T& bindings, uint32_t word) {
 }
 
 // Byte offset inside the scratch buffer of a step's launch arguments: a word of the launch
-// arguments (an indirect sort's tile counts write them), or of the pass arguments.
+// arguments (an indirect sort's tile counts write them), or of a sorter variant's arguments.
 VkDeviceSize argsOffset(const VksortBindings_T& bindings, const Step& step) {
-    const VkDeviceSize range = step.passArgs ? bindings.layout.passArgsOffset : bindings.layout.launchOffset;
+    const VkDeviceSize range = step.variantArgs ? bindings.layout.variantArgsOffset : bindings.layout.launchOffset;
     return bindings.scratch.offset + range + VkDeviceSize(step.argsWord) * 4u;
 }
 
 VkPipeline pipelineFor(const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step) {
-    return sorter.pipelines.get(step.kernel, step.decides, keyWidthIndex(bindings.keyType),
+    return sorter.pipelines.get(step.kernel, step.second, keyWidthIndex(bindings.keyType),
                                 valueWidthIndex(bindings.valueType));
 }
 
@@ -37,8 +37,8 @@ void recordBarrier(VkCommandBuffer cmd, const Functions& fn, Barrier kind, bool 
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     } else if (kind == Barrier::ComputeAndIndirect) {
         // The later indirect launches read their arguments: the launch arguments, written by an
-        // indirect sort's tile counts, or the pass arguments, written by the step that decides
-        // which passes run (shaders/vksort_config.h). No other step writes either.
+        // indirect sort's tile counts, or a sorter variant's, written by a step of its second
+        // pipeline (src/variant.hpp). No other step writes either.
         barrier.dstAccessMask |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
         dstStages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
     }
@@ -120,7 +120,7 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
         }
     }
     writeTimestamps(cmd, fn, timestamps, step.firstTimestamp, step.timestampCount);
-    recordBarrier(cmd, fn, step.barrier, step.decides);
+    recordBarrier(cmd, fn, step.barrier, step.second);
 }
 
 void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,

@@ -23,7 +23,7 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
     in.count = count;
     in.indirect = indirect;
     in.scan = sorter.scan;
-    in.skipPasses = sorter.skipPasses;
+    in.variant = sorter.variant;
     return in;
 }
 

@@ -123,8 +123,10 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
         }
     }
 
-    const bool skipPasses = (info.flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0;
-    if (!descriptorLimitsFit(device.facts, skipPasses, &reason)) return fail(info, VK_ERROR_FEATURE_NOT_PRESENT, reason);
+    const Variant variant = sorterVariant(info.flags);
+    if (!descriptorLimitsFit(device.facts, variant.storageBuffersPerStage(), variant.description, &reason)) {
+        return fail(info, VK_ERROR_FEATURE_NOT_PRESENT, reason);
+    }
 
     const TuningRow& row = tuning != nullptr ? *tuning : tuningFor(device.facts);
     TileConfig tile;
@@ -143,7 +145,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     options.reorder = row.reorder;
     options.singleWholeTileCopies = row.single.wholeTileCopies;
     options.subgroupShuffle = device.facts.subgroupShuffle;
-    options.skipPasses = skipPasses;
+    options.variant = variant;
     options.requiredSubgroupSize = required;
     const uint32_t keyTypes = info.keyTypes != 0 ? info.keyTypes : kAllKeyTypes;
     const uint32_t valueTypes = info.valueTypes != 0 ? info.valueTypes : kAllValueTypes;
@@ -172,7 +174,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     sorter->tile = tile;
     for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
     sorter->scan = options.scan;
-    sorter->skipPasses = options.skipPasses;
+    sorter->variant = variant;
     sorter->debugUtils = debugUtils;
     sorter->pushDescriptors = pushDescriptors;
     sorter->flags = info.flags;

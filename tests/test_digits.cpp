@@ -168,8 +168,8 @@ TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") 
                     // Both pass-argument ranges hold a pattern first: the decision must be this
                     // sort's, and the spare range must stay untouched.
                     const vksort::ScratchLayout& l = rig.bindings()->layout;
-                    for (uint64_t offset : {l.passArgsOffset, l.spareArgsOffset}) {
-                        std::memset(rig.scratch() + offset, 0x5A, l.passArgsBytes);
+                    for (uint64_t offset : {l.variantArgsOffset, l.spareArgsOffset}) {
+                        std::memset(rig.scratch() + offset, 0x5A, l.variantArgsBytes);
                     }
                     *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
                     VksortSortInfo info{};
@@ -190,14 +190,14 @@ TEST_CASE("constant digits with a count read on the GPU", "[digits][indirect]") 
                     REQUIRE(rig.guardDamage().empty());
                     // The passes that ran: thousands of uniform keys vary in every bit of the mask.
                     uint32_t running = 0;
-                    const uint8_t* passArgs = rig.scratch() + rig.bindings()->layout.passArgsOffset;
+                    const uint8_t* passArgs = rig.scratch() + rig.bindings()->layout.variantArgsOffset;
                     std::memcpy(&running, passArgs + vksort::kPassCount * 4, 4);
                     const uint32_t keyBits = hostdata::keyBits(key);
                     CHECK(running == vksort::vksortRunningPassCount(
                                          vksort::vksortRunningPasses(uint32_t(vary), uint32_t(vary >> 32), 0, keyBits)));
                     CHECK(running < keyBits / 4);
                     const uint8_t* spare = rig.scratch() + l.spareArgsOffset;
-                    CHECK(std::all_of(spare, spare + l.passArgsBytes, [](uint8_t b) { return b == 0x5A; }));
+                    CHECK(std::all_of(spare, spare + l.variantArgsBytes, [](uint8_t b) { return b == 0x5A; }));
                 }
             }
             ctx.destroyBuffer(countBuffer);
@@ -231,7 +231,7 @@ TEST_CASE("constant digits: what a skipping sort records, pipeline by pipeline",
     const uint32_t tile = sorter->tile.tileSize();
     const uint32_t inlineMax = sorter->scan.inlineMaxTiles;
     vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, (inlineMax + 20) * tile);
-    const VkDescriptorSet deciding = rig.bindings()->sets[vksort::kSetDeciding];
+    const VkDescriptorSet deciding = rig.bindings()->sets[vksort::kSetVariant];
     vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
     for (bool indirect : {false, true}) {
         for (uint32_t count : {7 * tile + 3, (inlineMax + 20) * tile}) {

@@ -68,7 +68,7 @@ struct PassRig {
         // The pass arguments (kBindingPassArgs: the passes that run, then the later passes'
         // launches), or the spare range the sets but the deciding one bind.
         uint32_t* passArgs(const vksort::ScratchLayout& l, bool spare) {
-            return reinterpret_cast<uint32_t*>(scratch.data() + (spare ? l.spareArgsOffset : l.passArgsOffset));
+            return reinterpret_cast<uint32_t*>(scratch.data() + (spare ? l.spareArgsOffset : l.variantArgsOffset));
         }
     };
     Ranges read() const {
@@ -118,10 +118,10 @@ struct PassRig {
         if (l.valuesBytes != 0 && byte >= l.valuesOffset && byte < l.valuesOffset + l.valuesBytes) {
             return "scratch value " + std::to_string((byte - l.valuesOffset) / valueBytes());
         }
-        for (uint64_t offset : {l.passArgsOffset, l.spareArgsOffset}) {
-            if (byte >= offset && byte < offset + l.passArgsBytes) {
+        for (uint64_t offset : {l.variantArgsOffset, l.spareArgsOffset}) {
+            if (byte >= offset && byte < offset + l.variantArgsBytes) {
                 const size_t word = (byte - offset) / 4;
-                const std::string range = offset == l.passArgsOffset ? "pass arguments" : "spare pass arguments";
+                const std::string range = offset == l.variantArgsOffset ? "pass arguments" : "spare pass arguments";
                 if (word < vksort::kPassLaunchOffset) return range + ", passes that run, word " + std::to_string(word);
                 const size_t launch = word - vksort::kPassLaunchOffset;
                 return range + ", launch of pass " + std::to_string(launch / vksort::kPassArgsStride) + ", word " +
@@ -360,7 +360,7 @@ struct ReorderCase {
 
     // Whether the step reads the caller's ranges and writes the scratch copies (the deciding set
     // is the forward one with the pass arguments bound).
-    bool forward() const { return step.set == kSetForward || step.set == vksort::kSetDeciding; }
+    bool forward() const { return step.set == kSetForward || step.set == vksort::kSetVariant; }
 
     // `before` with the input's stable partition by this pass's digit written where the step
     // writes, and `from` (if given) the partition itself.
@@ -397,7 +397,7 @@ uint32_t* expectTileCounts(const PassRig& rig, const vksort::VksortPushConstants
     uint32_t* w = want->tables(rig.layout());
     w[vksort::kInfoScanTicket] = 0;
     for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
-        if (rig.sorter->skipPasses) { // (only the _skip variant finds the varying bits)
+        if (((rig.sorter->flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0)) { // (only the _skip variant finds the varying bits)
             w[rig.varyingWord(tileIndex)] = uint32_t(varying[tileIndex]);
             w[rig.varyingWord(tileIndex) + 1] = uint32_t(varying[tileIndex] >> 32);
         }
@@ -473,11 +473,11 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
                 // A skipping sorter's first scan step also decides which passes run: from every
                 // tile's varying bits, through each range's where there are several, in its
                 // deciding pipeline and through the set that binds the pass arguments.
-                REQUIRE(scan.decides == s->skipPasses);
-                REQUIRE((scan.set == vksort::kSetDeciding) == s->skipPasses);
+                REQUIRE(scan.second == ((s->flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0));
+                REQUIRE((scan.set == vksort::kSetVariant) == ((s->flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0));
                 runSteps(rig, {&scan});
                 scanModel(rig, counts, numTiles, c.countTable, scan.pass, w);
-                if (!s->skipPasses) {
+                if (!((s->flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0)) {
                     rig.check(want);
                     continue;
                 }
@@ -498,8 +498,8 @@ TEST_CASE("tile counts and scan steps alone: tile-major counts, prefixes by rang
                 // decided would rewrite the decision (every pass runs, set here) and the ranges'
                 // varying bits.
                 const vksort::Step& later = findStep(program, Kernel::Scan, 1);
-                REQUIRE(!later.decides);
-                REQUIRE(later.passArgs);
+                REQUIRE(!later.second);
+                REQUIRE(later.variantArgs);
                 expectPassesThatRun(want.passArgs(rig.layout(), false), ~uint64_t(0), c.shift, c.endBit, shape,
                                     scan.constants, numTiles, true);
                 for (uint32_t tileIndex = 0; tileIndex < numTiles; ++tileIndex) {
@@ -588,14 +588,14 @@ void checkReorder(VksortSorter s, const ReorderVariant& v, uint32_t count, uint3
     // the decision into the pass arguments, where sentinels stand before. The spare range, which
     // the other steps' sets bind, holds sentinels that no step may write.
     // After a scan step the first reorder runs the pipeline of the later ones.
-    const bool decides = rig.sorter->skipPasses && inlineScan && step.pass == 0;
-    REQUIRE(step.decides == decides);
-    REQUIRE((step.set == vksort::kSetDeciding) == decides);
+    const bool decides = ((rig.sorter->flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0) && inlineScan && step.pass == 0;
+    REQUIRE(step.second == decides);
+    REQUIRE((step.set == vksort::kSetVariant) == decides);
     auto decision = [&](PassRig::Ranges& r) {
         expectPassesThatRun(r.passArgs(l, false), ~uint64_t(0), v.beginBit, v.endBit, rig.sorter->scan, c, numTiles,
                             !inlineScan);
     };
-    if (rig.sorter->skipPasses) {
+    if (((rig.sorter->flags & VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT) != 0)) {
         uint32_t* spare = before.passArgs(l, true);
         std::fill(spare, spare + vksort::kPassArgsWords, kSentinel);
     }

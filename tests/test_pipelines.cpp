@@ -45,9 +45,9 @@ std::vector<VksortPipelineInfo> checkedPipelines(VksortSorter sorter, bool skip 
         for (uint32_t k = 0; k < 2; ++k) {
             for (uint32_t v = 0; v < 3; ++v) {
                 for (bool shuffle : {false, true}) {
-                    const std::string name = vksort::variantName(vksort::Kernel(kernel), k, v, shuffle, skip);
+                    const std::string name = vksort::variantName(vksort::Kernel(kernel), k, v, shuffle, skip ? "_skip" : "");
                     variants.insert(name);
-                    if (skip && vksort::kKernels[kernel].decidingTwin) variants.insert(name + "_deciding");
+                    if (skip && vksort::kKernels[kernel].secondPipeline) variants.insert(name + "_deciding");
                 }
             }
         }

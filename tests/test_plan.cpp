@@ -7,6 +7,7 @@
 
 #include "plan.hpp"
 #include "tuning.hpp"
+#include "variant.hpp"
 
 #include <vksort/vksort.h>
 
@@ -245,13 +246,13 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
             CHECK(l.tablesBytes == (uint64_t(kTileTablesOffset) + (uint64_t(kCountTables) * kRadix + 2) * l.rowStride) * 4);
             CHECK(vksortVaryingOffset(l.rowStride) * 4ull + 8ull * l.rowStride == l.tablesBytes);
             // Then the pass arguments and their spare range, aligned, after everything else.
-            CHECK(l.passArgsBytes == kPassArgsWords * 4ull);
-            CHECK(l.passArgsOffset % 256 == 0);
-            CHECK(l.passArgsOffset >= l.tablesOffset + l.tablesBytes);
+            CHECK(l.variantArgsBytes == kVariantArgsWords * 4ull);
+            CHECK(l.variantArgsOffset % 256 == 0);
+            CHECK(l.variantArgsOffset >= l.tablesOffset + l.tablesBytes);
             CHECK(l.spareArgsOffset % 256 == 0);
-            CHECK(l.spareArgsOffset >= l.passArgsOffset + l.passArgsBytes);
+            CHECK(l.spareArgsOffset >= l.variantArgsOffset + l.variantArgsBytes);
             CHECK(l.launchOffset % 256 == 0);
-            CHECK(l.launchOffset >= l.spareArgsOffset + l.passArgsBytes);
+            CHECK(l.launchOffset >= l.spareArgsOffset + l.variantArgsBytes);
             CHECK(l.launchBytes == kLaunchWords * 4u);
             CHECK(l.totalBytes == l.launchOffset + l.launchBytes);
         }
@@ -259,8 +260,8 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
 }
 
 TEST_CASE("the storage buffers a stage may bind: 5, and 6 when skipping constant digits", "[plan]") {
-    CHECK(storageBuffersPerStage(false) == 5);
-    CHECK(storageBuffersPerStage(true) == 6);
+    CHECK(sorterVariant(0).storageBuffersPerStage() == 5);
+    CHECK(sorterVariant(VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT).storageBuffersPerStage() == 6);
     DeviceFacts d;
     std::string reason;
     for (uint32_t limit : {4u, 5u, 6u, 96u}) {
@@ -268,7 +269,8 @@ TEST_CASE("the storage buffers a stage may bind: 5, and 6 when skipping constant
         for (bool skip : {false, true}) {
             INFO("limit " << limit << (skip ? ", skipping" : ""));
             reason.clear();
-            const bool fits = descriptorLimitsFit(d, skip, &reason);
+            const Variant v = sorterVariant(skip ? VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT : 0);
+            const bool fits = descriptorLimitsFit(d, v.storageBuffersPerStage(), v.description, &reason);
             CHECK(fits == (limit >= (skip ? 6u : 5u)));
             CHECK(fits == reason.empty());
             if (!fits) CHECK(reason.find("maxPerStageDescriptorStorageBuffers") != std::string::npos);

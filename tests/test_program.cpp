@@ -114,7 +114,7 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
         for (uint32_t i = 0; i < p.stepCount; ++i) {
             const Step& s = p.steps[i];
             // A sorter that does not skip constant digits has no deciding pipelines, set or reads.
-            CHECK(!s.decides);
+            CHECK(!s.second);
             if (s.kernel == Kernel::Scan) CHECK(s.set == (s.pass % 2 == 0 ? kSetForward : kSetBackward));
             if (!isReorder(s.kernel)) continue;
             CHECK(s.pass == pass);
@@ -291,7 +291,7 @@ TEST_CASE("program: a sorter that skips constant digits launches a direct sort's
             for (uint32_t end : {4u, 8u, 32u, 64u}) {
                 ProgramInput in = input(count, 0, end, end > 32 ? 64 : 32);
                 in.indirect = indirect;
-                in.skipPasses = true;
+                in.variant = sorterVariant(VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT);
                 const Program p = build(in);
                 const uint32_t tiles = ceilDiv(count, in.tile.tileSize());
                 // Only a direct sort with scan steps and more than one pass: with an inline scan, or
@@ -315,12 +315,12 @@ TEST_CASE("program: a sorter that skips constant digits launches a direct sort's
                     const bool first = s.pass == 0 && (s.kernel == Kernel::Scan || s.kernel == Kernel::Reorder);
                     const bool inlineScan = !indirect && tiles <= in.scan.inlineMaxTiles;
                     const bool writes = first && (s.kernel == Kernel::Scan || inlineScan || indirect);
-                    CHECK(s.decides == writes);
-                    CHECK((s.set == kSetDeciding) == writes);
+                    CHECK(s.second == writes);
+                    CHECK((s.set == kSetVariant) == writes);
                     const bool reaches = (passArgs && s.kernel == Kernel::Scan && s.pass == 0) || (indirect && s.kernel == Kernel::TileCounts);
                     if (!last) CHECK((s.barrier == Barrier::ComputeAndIndirect) == reaches);
-                    CHECK(s.passArgs == (passArgs && s.pass > 0));
-                    if (s.passArgs) {
+                    CHECK(s.variantArgs == (passArgs && s.pass > 0));
+                    if (s.variantArgs) {
                         CHECK(s.indirect);
                         // A direct sort's count: scan.comp's early return for passes that do not
                         // run is for indirect sorts alone.
