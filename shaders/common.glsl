@@ -104,8 +104,7 @@ uint tileCount() {
 // wait for a load from the tables to know whether they have a tile. (Their key count still takes
 // the count, as a min: testing for the last tile first measured slower in direct sorts.)
 uint launchedTileCount() {
-    if ((pc.flags & kFlagIndirect) == 0u) return pc.numTiles;
-    return gl_NumWorkGroups.y == 1u ? gl_NumWorkGroups.x : tables[kInfoNumTiles];
+    return (pc.flags & kFlagIndirect) != 0u && gl_NumWorkGroups.y == 1u ? gl_NumWorkGroups.x : tileCount();
 }
 
 // Word of the total of `digit` in `pass` (see vksort_config.h).
