@@ -20,18 +20,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "hostdata.hpp"
+#include "segments.hpp"
 #include "toolutil.hpp"
 
 namespace {
@@ -65,100 +64,24 @@ using toolutil::statsOf;
 
 // ---- Segment layouts (--segments) --------------------------------------------------------------
 
+// Layouts, their offsets and the per-segment verdict are the harness's (harness/segments), so that
+// sort-test --segments draws the same segments from the same --seed.
+using segmented::SegmentLayout;
+
 // CUB's segmented radix sort counts keys and segments in int: no layout may hold more.
 constexpr uint64_t kMaxSegmentKeys = INT32_MAX;
 
-// One point of --segments: how many segments, and how their sizes are drawn.
-struct SegmentLayout {
-    enum Kind {
-        Fixed,    // NxS: N segments of S keys
-        Uniform,  // N@A-B: N segments of A to B keys, uniform
-        LogNormal // N~M: N segments of log-normal size (sigma 1), mean about M keys
-    } kind = Fixed;
-    std::string text;      // as given ("2x2^22"), to name the point
-    uint32_t segments = 0; // N
-    uint32_t low = 0;      // S, A or M
-    uint32_t high = 0;     // S, B or M
-};
-
-// One layout of --segments. False with the reason in `why`.
-bool parseLayout(const std::string& text, SegmentLayout* out, std::string* why) {
-    auto number = [](const std::string& s, uint64_t* v) { return parseUnsigned(s, kMaxSegmentKeys, v); };
-    SegmentLayout l;
-    l.text = text;
-    uint64_t n = 0, a = 0, b = 0;
-    bool ok = false;
-    const size_t at = text.find('@'), tilde = text.find('~');
-    if (at != std::string::npos) {
-        const size_t dash = text.find('-', at + 1);
-        l.kind = SegmentLayout::Uniform;
-        ok = dash != std::string::npos && number(text.substr(0, at), &n) && number(text.substr(at + 1, dash - at - 1), &a) &&
-             number(text.substr(dash + 1), &b);
-    } else if (tilde != std::string::npos) {
-        l.kind = SegmentLayout::LogNormal;
-        ok = number(text.substr(0, tilde), &n) && number(text.substr(tilde + 1), &a);
-        b = a;
-    } else {
-        // NxS; N may be 0x hex as elsewhere, so the first 'x' that splits the text into two numbers.
-        l.kind = SegmentLayout::Fixed;
-        for (size_t x = text.find('x'); x != std::string::npos && !ok; x = text.find('x', x + 1)) {
-            ok = number(text.substr(0, x), &n) && number(text.substr(x + 1), &a);
-        }
-        b = a;
-    }
-    if (!ok) {
-        *why = text + " is not NxS, N@A-B or N~M (numbers decimal or 2^k, at most 2^31 - 1)";
+// Whether CUB's segmented sorts can take a parsed layout. False with the reason in `why`.
+bool cubTakes(const SegmentLayout& l, std::string* why) {
+    if (l.segments > kMaxSegmentKeys) {
+        *why = l.text + " has " + std::to_string(l.segments) +
+               " segments, more than CUB's segmented sorts take (2^31 - 1)";
         return false;
     }
-    if (n == 0) {
-        *why = text + " has no segments (N is at least 1)";
+    if (segmented::leastKeys(l) > kMaxSegmentKeys) {
+        *why = l.text + " holds at least " + std::to_string(segmented::leastKeys(l)) +
+               " keys, more than CUB's segmented sorts take (2^31 - 1)";
         return false;
-    }
-    if (a > b) {
-        *why = text + " has A above B";
-        return false;
-    }
-    if (l.kind == SegmentLayout::LogNormal && a == 0) {
-        *why = text + " has a mean size M of 0 (at least 1)";
-        return false;
-    }
-    if (l.kind != SegmentLayout::LogNormal && n * a > kMaxSegmentKeys) {
-        *why = text + " holds at least " + std::to_string(n * a) + " keys, more than CUB's segmented sorts take (2^31 - 1)";
-        return false;
-    }
-    l.segments = uint32_t(n);
-    l.low = uint32_t(a);
-    l.high = uint32_t(b);
-    *out = l;
-    return true;
-}
-
-// The layout's segment offsets: N + 1 of them, non-decreasing, offsets[0] = 0, the last one the
-// total. The sizes come from a generator of their own (not the keys'), seeded by --seed, and are
-// computed from its raw 64-bit outputs (uniform: A + x mod (B - A + 1); log-normal: Box-Muller, the
-// size exp(mu + z) rounded, mu = ln M - 1/2 so the mean is M before rounding) rather than through
-// <random>'s distributions, whose results differ between standard libraries: a vksort harness can
-// draw the same sizes. False when the total is above kMaxSegmentKeys.
-bool segmentOffsets(const SegmentLayout& l, uint64_t seed, std::vector<uint32_t>* offsets) {
-    std::mt19937_64 rng(seed * 0xD1B54A32D192ED03ull + 2);
-    auto unit = [&]() { return double(rng() >> 11) * (1.0 / 9007199254740992.0); }; // [0, 1), 53 bits
-    const double mu = std::log(double(std::max(l.low, 1u))) - 0.5;
-    constexpr double kTwoPi = 6.283185307179586;
-    offsets->assign(1, 0);
-    offsets->reserve(size_t(l.segments) + 1);
-    uint64_t total = 0;
-    for (uint32_t s = 0; s < l.segments; ++s) {
-        uint64_t size = l.low;
-        if (l.kind == SegmentLayout::Uniform) {
-            size = l.low + rng() % (uint64_t(l.high) - l.low + 1);
-        } else if (l.kind == SegmentLayout::LogNormal) {
-            const double u1 = 1.0 - unit(), u2 = unit(); // u1 in (0, 1]
-            const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
-            size = uint64_t(std::min(std::round(std::exp(mu + z)), double(kMaxSegmentKeys)));
-        }
-        total += size;
-        if (total > kMaxSegmentKeys) return false;
-        offsets->push_back(uint32_t(total));
     }
     return true;
 }
@@ -201,9 +124,10 @@ void usage() {
         "  --segments LIST           segmented sorts instead of --counts, one point per layout, each\n"
         "                            timed as cub::DeviceSegmentedSort (stable), DeviceSegmentedRadixSort\n"
         "                            and one DeviceRadixSort of all the keys. A layout is NxS (N\n"
-        "                            segments of S keys), N@A-B (sizes uniform in [A, B]) or N~M\n"
-        "                            (log-normal sizes, sigma 1, mean about M), sizes drawn from --seed;\n"
-        "                            e.g. 1000x2000,2x2^22,2^18@1-32,10000~840. Integer keys, ascending,\n"
+        "                            segments of S keys), N@A-B (sizes uniform in [A, B]; 0 allowed:\n"
+        "                            empty segments) or N~M (log-normal sizes, sigma 1, mean about M),\n"
+        "                            sizes drawn from --seed as sort-test --segments draws them; e.g.\n"
+        "                            1000x2000,2x2^22,2^18@1-32,300@0-40,10000~840. Integer keys, ascending,\n"
         "                            all bits; not with --counts or --graph\n"
         "columns: median, min, max: ms between CUDA events around one sort; Gkeys/s: count / median;\n"
         "  temp MiB: CUB's temporary storage; ok: verified (yes, no, skipped above --verify-max)\n"
@@ -219,9 +143,7 @@ std::string takes(const std::string& option) {
     if (option == "--dist") return hostdata::distributionNames();
     if (option == "--seed") return "a number up to 2^64 - 1";
     if (option == "--segments") {
-        return "a comma-separated list of segment layouts: NxS (N segments of S keys), N@A-B (N segments of A "
-               "to B keys, uniform) or N~M (N segments of log-normal size, mean about M keys); numbers decimal or "
-               "2^k, N at least 1, at most 2^31 - 1 keys in all; e.g. 1000x2000,2x2^22,2^18@1-32,10000~840";
+        return std::string(segmented::layoutsTakes()) + "; for CUB at most 2^31 - 1 keys and segments in all";
     }
     return "";
 }
@@ -253,7 +175,9 @@ void parse(int argc, char** argv, Options* o) {
             if (items.empty()) return Parsed::Invalid;
             for (const std::string& item : items) {
                 SegmentLayout layout;
-                if (!parseLayout(item, &layout, &why)) return validIf(false, args, why);
+                if (!segmented::parseLayout(item, &layout, &why) || !cubTakes(layout, &why)) {
+                    return validIf(false, args, why);
+                }
                 o->segments.push_back(layout);
             }
             return Parsed::Ok;
@@ -306,29 +230,18 @@ std::string bitsLabel(const Options& o) {
 
 // std::stable_sort of the input under hostdata::sortKey with CUB's treatment of zeros (CUB's
 // documented key transformations are vksort's except there; keyorder.hpp), compared with the
-// device's result by hostdata::verify (keys bit for bit, values or the argsort's permutation
+// device's result by segmented::verify (keys bit for bit, values or the argsort's permutation
 // exactly). With segment offsets (--segments), each segment [offsets[s], offsets[s + 1]) is
 // stably sorted on its own; without, the whole input. Returns "" when they match.
 std::string verifyAs(const hostdata::Data& in, bool descending, uint32_t beginBit, uint32_t endBit,
                      keyorder::Zeros zeros, const std::vector<uint8_t>& outKeys,
                      const std::vector<uint8_t>& outValues, const std::vector<uint32_t>& offsets) {
-    VksortOrder sortOrder = descending ? VKSORT_ORDER_DESCENDING : VKSORT_ORDER_ASCENDING;
-    std::vector<uint64_t> order(in.count);
-    for (uint32_t i = 0; i < in.count; ++i) {
-        order[i] = hostdata::sortKey(in.key(i), in.keyType, sortOrder, beginBit, endBit, zeros);
-    }
-    std::vector<uint32_t> permutation(in.count);
-    for (uint32_t i = 0; i < in.count; ++i) permutation[i] = i;
-    auto byKey = [&](uint32_t a, uint32_t b) { return order[a] < order[b]; };
-    if (offsets.empty()) {
-        std::stable_sort(permutation.begin(), permutation.end(), byKey);
-    } else {
-        for (size_t s = 0; s + 1 < offsets.size(); ++s) {
-            std::stable_sort(permutation.begin() + offsets[s], permutation.begin() + offsets[s + 1], byKey);
-        }
-    }
-    hostdata::Verdict verdict =
-        hostdata::verify(in, permutation, outKeys.data(), outValues.empty() ? nullptr : outValues.data());
+    const VksortOrder order = descending ? VKSORT_ORDER_DESCENDING : VKSORT_ORDER_ASCENDING;
+    const std::vector<uint32_t> whole = {0, in.count};
+    // The argsort's values are 0..n-1 over the whole array (iotaKernel), segments or not.
+    hostdata::Verdict verdict = segmented::verify(in, offsets.empty() ? whole : offsets, order, beginBit, endBit,
+                                                  outKeys.data(), outValues.empty() ? nullptr : outValues.data(),
+                                                  segmented::IndexBase::Array, zeros);
     return verdict.ok ? "" : verdict.detail;
 }
 
@@ -930,7 +843,7 @@ int main(int argc, char** argv) {
     // The layouts' segments, drawn before any CUDA call: a layout too large is bad usage.
     std::vector<std::vector<uint32_t>> layoutOffsets(o.segments.size());
     for (size_t i = 0; i < o.segments.size(); ++i) {
-        if (segmentOffsets(o.segments[i], o.seed, &layoutOffsets[i])) continue;
+        if (segmented::segmentOffsets(o.segments[i], o.seed, &layoutOffsets[i], kMaxSegmentKeys)) continue;
         std::fprintf(stderr,
                      "cub-bench: --segments %s: its segments (--seed %llu) hold more than 2^31 - 1 keys, more than "
                      "CUB's segmented sorts take\n",

@@ -244,3 +244,33 @@ void exchangeValues(inout Value values[KEYS_PER_THREAD], TileLayout place, bool 
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) values[j] = withWord(values[j], w, words[j]);
     }
 }
+
+// Sorts keys [base, base + count) (count at most TILE_SIZE) by every pass from pc.shift to
+// pc.endBit inside this workgroup: each pass ranks and exchanges the keys (and values) in
+// registers and shared memory, and only the result goes back to memory, at the same positions of
+// the output binding. Every key is read before any is written, so the output may be the input.
+void sortInWorkgroup(uint base, uint count) {
+    TileLayout place = tileLayout(KEYS_PER_THREAD);
+    Key keys[KEYS_PER_THREAD];
+    Value values[KEYS_PER_THREAD];
+    DigitMap map = digitMap(pc.shift, pc.endBit);
+    loadKeys(keys, base, count, place);
+    keysToSortOrder(keys, map);
+    loadValues(values, base, count, place);
+    for (uint shift = pc.shift; shift < pc.endBit; shift += kDigitBits) {
+        // Slots past the count keep the largest digit in every pass, so they stay at the end.
+        setDigits(keys, count, place, digitMap(shift, pc.endBit));
+        // (The keys' exchange below has a barrier after the ranking's last reads of the counters,
+        // so the next pass's rankTile may write them, with one exchange buffer or two.)
+        rankTile(true);
+        exchangeKeys(keys, place, true);
+        exchangeValues(values, place, true);
+    }
+    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+        uint slot = tileSlot(place, j);
+        if (slot < count) {
+            keysOut[base + slot] = mapsKeysOut(map) ? callerKey(keys[j], map) : keys[j];
+            storeValue(base + slot, values[j]);
+        }
+    }
+}

@@ -15,29 +15,5 @@
 
 void main() {
     if (flatWorkgroupIndex() != 0u) return;
-    uint count = min(elementCount(), TILE_SIZE);
-    TileLayout place = tileLayout(KEYS_PER_THREAD);
-
-    Key keys[KEYS_PER_THREAD];
-    Value values[KEYS_PER_THREAD];
-    DigitMap map = digitMap(pc.shift, pc.endBit);
-    loadKeys(keys, 0u, count, place);
-    keysToSortOrder(keys, map);
-    loadValues(values, 0u, count, place);
-    for (uint shift = pc.shift; shift < pc.endBit; shift += kDigitBits) {
-        // Slots past the count keep the largest digit in every pass, so they stay at the end.
-        setDigits(keys, count, place, digitMap(shift, pc.endBit));
-        // (The keys' exchange below has a barrier after the ranking's last reads of the counters,
-        // so the next pass's rankTile may write them, with one exchange buffer or two.)
-        rankTile(true);
-        exchangeKeys(keys, place, true);
-        exchangeValues(values, place, true);
-    }
-    [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
-        uint slot = tileSlot(place, j);
-        if (slot < count) {
-            keysOut[slot] = mapsKeysOut(map) ? callerKey(keys[j], map) : keys[j];
-            storeValue(slot, values[j]);
-        }
-    }
+    sortInWorkgroup(0u, min(elementCount(), TILE_SIZE));
 }

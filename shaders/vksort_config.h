@@ -108,8 +108,14 @@ struct VksortPushConstants {
     VKSORT_U32 nextCountTable; /* where the reorder adds the next pass's counts */
     VKSORT_U32 zeroCountTable; /* zeroed by this dispatch's tiles for a later pass */
     VKSORT_U32 inlineScanMaxTiles; /* indirect tile counts and reorders: tile counts up to this need no scan step */
+    /* A segmented sort's kernels (segments.glsl): how many segments, and either their uniform size
+     * or (0) the word of kBindingTables where the caller's segmentCount + 1 offsets start. */
+    VKSORT_U32 segmentCount;
+    VKSORT_U32 segmentSize;
+    VKSORT_U32 offsetsWord;
+    VKSORT_U32 tinyMaxCount; /* segments up to this size are segment_tiny.comp's */
 };
-VKSORT_CONST kPushConstantsSize = 56u;
+VKSORT_CONST kPushConstantsSize = 72u;
 
 /* ---- Launch rules ------------------------------------------------------------------------ */
 /* The host plans direct sorts with these (src/plan.cpp, src/program.cpp); an indirect sort's tile
@@ -269,7 +275,7 @@ VKSORT_FUNC VKSORT_U32 vksortScanWorkgroups(VKSORT_U32 tiles, VKSORT_U32 oneRang
 }
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 56 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 72 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kRangeTotalsOffset % 4u == 0u && kTileTablesOffset % 4u == 0u, "counts rows are read as 16-byte vectors (scan.comp, reorder.comp)");
 static_assert(kInfoWords % 4u == 0u, "the totals and ranges stay 16-byte aligned");

@@ -76,7 +76,7 @@ VkResult vksort::describeBuffers(const VksortSorter_T& sorter, const VksortBindi
 }
 
 void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const VkDescriptorBufferInfo* count,
-                         SetDescriptors* out) {
+                         SetDescriptors* out, const VkDescriptorBufferInfo* offsets) {
     const ScratchLayout& l = bindings.layout;
     const VksortBufferRange& s = bindings.scratch;
     const VkDescriptorBufferInfo callerKeys{bindings.keys.buffer, bindings.keys.offset, bindings.keys.size};
@@ -86,7 +86,8 @@ void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const
     struct Direction {
         VkDescriptorBufferInfo keysIn, keysOut, valuesIn, valuesOut;
     };
-    const VkDescriptorBufferInfo tables{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
+    const VkDescriptorBufferInfo tables =
+        offsets != nullptr ? *offsets : VkDescriptorBufferInfo{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
     // Even passes read the caller's buffers and write the scratch copies, odd passes the reverse;
     // the single-workgroup sort may write in place. The launch set is an indirect sort's tile
     // counts': it writes the launch arguments through keys-out, and reads the caller's count

@@ -13,13 +13,13 @@
 namespace vksort {
 
 enum class Kernel : uint32_t {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, tile, sharedMemory) id,
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, segmented, tile, sharedMemory) id,
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
 
 // The tile a kernel's pipeline is specialized with.
-enum class KernelTile : uint32_t { Main, Single, Scan };
+enum class KernelTile : uint32_t { Main, Single, Scan, Tiny };
 
 struct KernelInfo {
     const char* source;  // shaders/<source>.comp, and its variants' name prefix
@@ -29,13 +29,14 @@ struct KernelInfo {
     bool variantTwin;    // a twin that sorter variants run (src/variant.hpp, twinSuffix)
     bool secondPipeline; // in such variants, a second pipeline of the twin, specialized with
                          // kSpecVariantPipeline, for the steps that ask for it (Step::second)
+    bool segmented;      // only sorters with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT create it
     KernelTile tile;
     uint32_t (*sharedMemoryBytes)(const TileConfig&, bool twin); // what it declares for its tile (src/plan.hpp)
 };
 
 inline constexpr KernelInfo kKernels[] = {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, tile, sharedMemory) \
-    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, variantTwin != 0, secondPipeline != 0, KernelTile(tile), sharedMemory},
+#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, segmented, tile, sharedMemory) \
+    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, variantTwin != 0, secondPipeline != 0, segmented != 0, KernelTile(tile), sharedMemory},
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };

@@ -24,6 +24,8 @@ struct VksortSorter_T {
     // (chooseSingleTileConfig: both widths have that tile size).
     vksort::TileConfig singleTiles[vksort::kKeyWidths];
     vksort::ScanConfig scan;   // which tile counts need a scan step, and its shape
+    uint32_t tinyMaxCount = 0; // a segmented sort's tiny segments: up to this many keys (a workgroup's worth)
+    uint32_t segmentLaunchThreads = 0; // the most invocations a segmented sort's dispatch launches
     vksort::Variant variant;   // what its creation flags add (src/variant.hpp)
     bool debugUtils = false;   // VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT: labels around what it records
     bool pushDescriptors = false; // VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT: sorts push, bindings hold no sets
@@ -88,7 +90,8 @@ VkResult describeBuffers(const VksortSorter_T& sorter, const VksortBindingsCreat
 
 // The descriptors of one binding set (src/plan.hpp, BindingSet): what vksortCreateBindings writes
 // into that set, or what a sort pushes. `count`: the caller's count, bound through values-in (kBindingCountIn) of
-// the launch set where a sort reads it in place (push descriptors), or null. Filled in place: the
+// the launch set where a sort reads it in place (push descriptors), or null. `tables`: a segmented
+// sort's offsets, bound instead of the tables (push descriptors), or null. Filled in place: the
 // writes point at the buffers beside them (their dstSet is left null).
 struct SetDescriptors {
     VkDescriptorBufferInfo buffers[kBindingCount];
@@ -96,7 +99,7 @@ struct SetDescriptors {
     uint32_t count = 0;
 };
 void describeSet(const VksortBindings_T& bindings, BindingSet set, const VkDescriptorBufferInfo* count,
-                 SetDescriptors* out);
+                 SetDescriptors* out, const VkDescriptorBufferInfo* tables = nullptr);
 
 // vksortCreateSorter with the tuning row given (null: the device's, tuningFor), so that tests can
 // sort with rows made up for them.

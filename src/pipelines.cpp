@@ -156,10 +156,12 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
     std::vector<Job> jobs;
     for (uint32_t kernel = 0; kernel < kKernelCount; ++kernel) {
         const KernelInfo& info = kKernels[kernel];
+        if (info.segmented && !options.segmented) continue;
         for (uint32_t k = 0; k < (info.perKeyWidth ? kKeyWidths : 1); ++k) {
             if (info.perKeyWidth && !options.keyWidths[k]) continue;
             const TileConfig& tile = info.tile == KernelTile::Single ? options.singleTiles[k]
                                      : info.tile == KernelTile::Scan ? options.scanTile
+                                     : info.tile == KernelTile::Tiny ? options.tinyTile
                                                                      : options.tile;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1); ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;

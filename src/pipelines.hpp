@@ -39,11 +39,13 @@ struct PipelineOptions {
     TileConfig tile;       // tile counts and reorder
     TileConfig singleTiles[kKeyWidths]; // the single-workgroup sort's, per key width (one tile size)
     TileConfig scanTile;   // the scan step (its workgroup size; keys per thread unused)
+    TileConfig tinyTile;   // the tiny segments' (a segmented sort)
     ScanConfig scan;       // the scan step's shape, a specialization of every kernel that scans
     TuningRow::Reorder reorder;        // the reorder's code choices (specialization constants)
     bool singleWholeTileCopies = false; // the single-workgroup sort's (TuningRow::Single)
     bool subgroupShuffle = false;      // the device has subgroup shuffles: kernels with a twin use it
     Variant variant;                   // its twins, second pipelines and bindings (src/variant.hpp)
+    bool segmented = false;            // VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT: the segmented kernels too
     uint32_t requiredSubgroupSize = 0; // 0: the driver's choice
     // The key and value widths the sorter serves; pipelines of the others are not created.
     bool keyWidths[kKeyWidths] = {true, true};

@@ -19,6 +19,17 @@ uint32_t rankSharedMemoryBytes(const TileConfig& config) {
 
 uint32_t singleSharedMemoryBytes(const TileConfig& config, bool) { return rankSharedMemoryBytes(config); }
 
+// What every segmented-sort kernel adds (shaders/segments.glsl): the class's count and one range.
+constexpr uint32_t kSegmentClassBytes = 3u * 4u;
+
+uint32_t tinySharedMemoryBytes(const TileConfig& config, bool) {
+    return config.workgroupSize * 2u * 4u + kSegmentClassBytes; // sorted bits
+}
+
+uint32_t segmentPassSharedMemoryBytes(const TileConfig& config, bool) {
+    return rankSharedMemoryBytes(config) + 2 * kRadix * 4u; // per digit: offset, next position
+}
+
 uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin) {
     return rankSharedMemoryBytes(config)
            + 4 * kRadix * 4u       // per digit: offset, total, prefix, first destination tile

@@ -73,6 +73,8 @@ uint32_t tileCountsSharedMemoryBytes(const TileConfig& config, bool twin = true)
 uint32_t scanSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t singleSharedMemoryBytes(const TileConfig& config, bool twin = true);
+uint32_t segmentPassSharedMemoryBytes(const TileConfig& config, bool twin = true);
+uint32_t tinySharedMemoryBytes(const TileConfig& config, bool twin = true);
 
 // The largest workgroup the sorter may create: the device's limits, and with a required subgroup
 // size at most maxComputeWorkgroupSubgroups subgroups of that size.

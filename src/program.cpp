@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "program.hpp"
 
+#include <algorithm>
+
 namespace vksort {
 
 uint32_t orderFlags(VksortKeyType keyType, VksortOrder order) {
@@ -102,6 +104,49 @@ struct Builder {
         }
     }
 
+    // A segmented sort (shaders/segments.glsl): the tiny segments an invocation per key, the
+    // small ones a workgroup each, then per pass one workgroup per large segment. Each dispatch
+    // launches a workgroup per segment, which returns at once for a segment of another class; a
+    // class no segment can be in (the count is below it) is not recorded. The small classes'
+    // results go where the passes leave theirs; the barriers between the dispatches order their
+    // accesses to the same bindings (the ranges they write are disjoint).
+    void buildSegments(BindingSet singleSet, uint32_t indexFlag) {
+        const uint32_t passCount = in.passes.passCount;
+        auto segmentStep = [&](Kernel kernel, uint32_t pass, BindingSet set) -> Step& {
+            const SegmentsInput& seg = in.segments;
+            Step& s = add(kernel, pass, set);
+            s.constants.numTiles = 0;
+            s.constants.singleMaxCount = in.singleMaxCount;
+            s.constants.tinyMaxCount = in.tinyMaxCount;
+            s.constants.segmentCount = in.segments.count;
+            s.constants.segmentSize = in.segments.size;
+            s.constants.offsetsWord = in.segments.offsetsWord;
+            // A workgroup per segment; the tiny segments' up to launchThreads invocations
+            // (shaders/segments.glsl).
+            const bool bounded = kernel == Kernel::SegmentTiny;
+            s.grid = gridFor(bounded ? std::min(seg.count, std::max(1u, seg.launchThreads / seg.tinyWorkgroup)) : seg.count,
+                             in.maxWorkgroupCountX);
+            return s;
+        };
+        for (Kernel kernel : {Kernel::SegmentTiny, Kernel::SegmentSingle}) {
+            Step& small = segmentStep(kernel, 0, singleSet);
+            small.constants.flags |= indexFlag | kFlagMapIn | kFlagMapOut;
+            const uint32_t largest = kernel == Kernel::SegmentTiny ? in.tinyMaxCount : in.singleMaxCount;
+            if (in.count <= largest) { // no segment is larger
+                small.barrier = Barrier::None;
+                timestampsThrough(out.timestampCount - 1);
+                return;
+            }
+        }
+        timestampsThrough(1);
+        for (uint32_t p = 0; p < passCount; ++p) {
+            Step& pass = segmentStep(Kernel::SegmentPass, p, p % 2 == 0 ? kSetForward : kSetBackward);
+            pass.constants.flags |= mapFlags(p) | (p == 0 ? indexFlag : 0u) | (p + 1 == passCount ? kFlagMapOut : 0u);
+            timestampsThrough(2 + p);
+        }
+        out.steps[out.stepCount - 1].barrier = Barrier::None;
+    }
+
     void build() {
         const uint32_t passCount = in.passes.passCount;
         out.stepCount = 0;
@@ -116,6 +161,10 @@ struct Builder {
 
         if (!in.indirect && in.count == 0) {
             out.leadingTimestamps = out.timestampCount; // nothing to sort; a profiler still gets its queries
+            return;
+        }
+        if (in.segments.count != 0) {
+            buildSegments(singleSet, indexFlag);
             return;
         }
         if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {

@@ -50,13 +50,27 @@ struct Step {
     Barrier barrier = Barrier::None;
 };
 
-// Copy, tile counts, single-workgroup sort, then per pass a scan and a reorder.
+// Copy, tile counts, single-workgroup sort, then per pass a scan and a reorder (a segmented sort:
+// its small segments' dispatch, then one per pass).
 constexpr uint32_t kMaxProgramSteps = 3 + 2 * kMaxPasses;
+
+// A segmented sort's segments (vksortCmdSortSegments): their number, and their uniform size or
+// (segmentSize 0) the word of the offsets' binding where the caller's offsets start.
+// The tiny segments' dispatch launches at most launchThreads invocations, workgroups of
+// tinyWorkgroup, which loop over the segments.
+struct SegmentsInput {
+    uint32_t count = 0; // 0: not a segmented sort
+    uint32_t size = 0;
+    uint32_t offsetsWord = 0;
+    uint32_t launchThreads = 0;
+    uint32_t tinyWorkgroup = 0;
+};
 
 // What a program depends on: the sorter's tiles, the bindings' layout and the request.
 struct ProgramInput {
     TileConfig tile;             // the tile-counts and reorder tile
     uint32_t singleMaxCount = 0; // counts up to this sort in one workgroup
+    uint32_t tinyMaxCount = 0;   // a segmented sort's segments up to this take an invocation per key
     uint32_t maxWorkgroupCountX = 0;
     uint32_t maxCount = 0;       // the bindings' capacity
     uint32_t rowStride = 0;      // ScratchLayout::rowStride
@@ -73,6 +87,7 @@ struct ProgramInput {
     ScanConfig scan;             // which tile counts need a scan step, and its shape
     // What the sorter's variant changes in the scan and reorder steps (src/variant.hpp).
     Variant variant;
+    SegmentsInput segments;
 };
 
 struct Program {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "record.hpp"
 
+#include <cstddef>
 #include <string>
 
 namespace vksort {
@@ -87,8 +88,9 @@ void writeTimestamps(VkCommandBuffer cmd, const Functions& fn, const TimestampTa
 } // namespace
 
 void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step,
-                const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource, BindingSet* pushed) {
+                const TimestampTarget& timestamps, const SideBuffers& side, BindingSet* pushed) {
     const Functions& fn = sorter.fn;
+    const VkDescriptorBufferInfo* countSource = side.count;
     if (step.kind == StepKind::CopyCount) {
         VkBufferCopy region{countSource->offset, infoOffset(bindings, kInfoRequested), 4};
         fn.vkCmdCopyBuffer(cmd, countSource->buffer, bindings.scratch.buffer, 1, &region);
@@ -101,18 +103,23 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
             // Pushed descriptors stay bound across the pipelines of one layout: push a set when it
             // changes. The launch set reads an indirect count where it lies (aligned down to the
             // storage-buffer offset alignment; the tile counts read word countWord of the range).
-            VkDescriptorBufferInfo count{};
-            if (countSource != nullptr) {
-                const VkDeviceSize misalignment = countSource->offset % sorter.deviceInfo.facts.minStorageBufferOffsetAlignment;
-                count = {countSource->buffer, countSource->offset - misalignment, misalignment + 4};
-            }
+            auto alignedDown = [&](const VkDescriptorBufferInfo& b) -> VkDescriptorBufferInfo {
+                const VkDeviceSize misalignment = b.offset % sorter.deviceInfo.facts.minStorageBufferOffsetAlignment;
+                return {b.buffer, b.offset - misalignment, misalignment + b.range};
+            };
+            VkDescriptorBufferInfo count{}, offsets{};
+            if (countSource != nullptr) count = alignedDown(*countSource);
+            if (side.offsets != nullptr) offsets = alignedDown(*side.offsets);
             SetDescriptors d;
-            describeSet(bindings, step.set, countSource != nullptr ? &count : nullptr, &d);
+            describeSet(bindings, step.set, countSource != nullptr ? &count : nullptr, &d,
+                        side.offsets != nullptr ? &offsets : nullptr);
             fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, d.count, d.writes);
             if (pushed != nullptr) *pushed = step.set;
         }
-        fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(step.constants),
-                              &step.constants);
+        // The segmented sort's fields, last, only for its kernels: fewer bytes per dispatch.
+        const uint32_t pushBytes = kernelInfo(step.kernel).segmented ? uint32_t(sizeof(step.constants))
+                                                                     : uint32_t(offsetof(VksortPushConstants, segmentCount));
+        fn.vkCmdPushConstants(cmd, sorter.pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, &step.constants);
         if (step.indirect) {
             fn.vkCmdDispatchIndirect(cmd, bindings.scratch.buffer, argsOffset(bindings, step));
         } else {
@@ -124,7 +131,7 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
 }
 
 void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                   const Program& program, const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource) {
+                   const Program& program, const TimestampTarget& timestamps, const SideBuffers& side) {
     const Functions& fn = sorter.fn;
     if (sorter.debugUtils) {
         std::string name = std::string("vksort: sort of ") + keyName(bindings.keyType) + " keys";
@@ -143,7 +150,7 @@ void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const Vkso
                 open = label;
             }
         }
-        recordStep(cmd, sorter, bindings, program.steps[i], timestamps, countSource, &pushed);
+        recordStep(cmd, sorter, bindings, program.steps[i], timestamps, side, &pushed);
     }
     if (sorter.debugUtils) {
         if (!open.empty()) fn.vkCmdEndDebugUtilsLabelEXT(cmd);

@@ -13,17 +13,23 @@ struct TimestampTarget {
     uint32_t firstQuery = 0;
 };
 
+// The caller's buffers a sort reads besides the bindings, each null where it has none: an
+// indirect sort's count, and a segmented sort's offsets (pushed at kBindingTables, aligned down
+// to the storage-buffer offset alignment: the kernels read from SegmentsInput::offsetsWord).
+struct SideBuffers {
+    const VkDescriptorBufferInfo* count = nullptr;
+    const VkDescriptorBufferInfo* offsets = nullptr;
+};
+
 // Records one step: for a dispatch its pipeline, descriptors (its set bound, or with push
 // descriptors pushed unless `pushed` says they already were, which it then records), push
-// constants and launch; for the count copy, the copy from `countSource`, the caller's count of an
-// indirect sort (null otherwise). Then the step's timestamps and the barrier after it.
+// constants and launch; for the count copy, the copy from `side.count`. Then the step's
+// timestamps and the barrier after it.
 void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step,
-                const TimestampTarget& timestamps, const VkDescriptorBufferInfo* countSource = nullptr,
-                BindingSet* pushed = nullptr);
+                const TimestampTarget& timestamps, const SideBuffers& side = {}, BindingSet* pushed = nullptr);
 
 // Records the whole program: the leading timestamps, then every step.
 void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,
-                   const Program& program, const TimestampTarget& timestamps,
-                   const VkDescriptorBufferInfo* countSource = nullptr);
+                   const Program& program, const TimestampTarget& timestamps, const SideBuffers& side = {});
 
 } // namespace vksort

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The C API's sort entry points (vksortCmdSort, vksortCmdSortIndirect, vksortGetSortResult):
+// The C API's sort entry points (vksortCmdSort, vksortCmdSortIndirect, vksortCmdSortSegments,
+// vksortGetSortResult):
 // they validate a request, plan its passes, describe where the result lands, and hand the
 // program to the recorder (src/record.cpp).
 #include <string>
@@ -14,6 +15,7 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
     ProgramInput in;
     in.tile = sorter.tile;
     in.singleMaxCount = sorter.singleTiles[0].tileSize();
+    in.tinyMaxCount = sorter.tinyMaxCount;
     in.maxWorkgroupCountX = sorter.deviceInfo.facts.maxWorkgroupCount[0];
     in.maxCount = bindings.maxCount;
     in.rowStride = bindings.layout.rowStride;
@@ -100,18 +102,23 @@ void describeResult(const VksortBindings_T& bindings, const PassPlan& plan, Vkso
 
 // Builds the program of a validated request and records it. With push descriptors an indirect
 // sort reads the count where it lies: at word countWord of the range the launch set binds
-// (src/record.cpp), so it needs no copy.
+// (src/record.cpp), so it needs no copy; so does a segmented sort its offsets.
 void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortSortInfo& info, const Request& request,
-                const VkDescriptorBufferInfo* countSource) {
+                const SideBuffers& side, const SegmentsInput& segments = {}) {
+    const VkDescriptorBufferInfo* countSource = side.count;
     ProgramInput in = programInput(sorter, *request.bindings, request.plan, info.order, info.count, countSource != nullptr);
+    const VkDeviceSize alignment = sorter.deviceInfo.facts.minStorageBufferOffsetAlignment;
     if (countSource != nullptr && sorter.pushDescriptors) {
         in.countBound = true;
-        in.countWord = uint32_t(countSource->offset % sorter.deviceInfo.facts.minStorageBufferOffsetAlignment / 4u);
+        in.countWord = uint32_t(countSource->offset % alignment / 4u);
     }
+    in.segments = segments;
+    in.segments.launchThreads = sorter.segmentLaunchThreads;
+    in.segments.tinyWorkgroup = sorter.tinyMaxCount;
+    if (side.offsets != nullptr) in.segments.offsetsWord = uint32_t(side.offsets->offset % alignment / 4u);
     Program program;
     buildProgram(in, &program);
-    recordProgram(cmd, sorter, *request.bindings, program, {info.timestampQueryPool, info.firstTimestampQuery},
-                  countSource);
+    recordProgram(cmd, sorter, *request.bindings, program, {info.timestampQueryPool, info.firstTimestampQuery}, side);
 }
 
 } // namespace
@@ -132,7 +139,7 @@ extern "C" VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter so
     VkResult result = planSort(sorter, pInfo, &request, __func__);
     if (result != VK_SUCCESS) return result;
     if (pResult != nullptr) describeResult(*request.bindings, request.plan, pResult);
-    recordSort(commandBuffer, *sorter, *pInfo, request, nullptr);
+    recordSort(commandBuffer, *sorter, *pInfo, request, {});
     return VK_SUCCESS;
 }
 
@@ -152,6 +159,51 @@ extern "C" VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortS
                        ") lies inside the bindings' scratch range, which the sort writes");
     if (pResult != nullptr) describeResult(*request.bindings, request.plan, pResult);
     VkDescriptorBufferInfo count{countBuffer, countOffset, 4};
-    recordSort(commandBuffer, *sorter, *pInfo, request, &count);
+    SideBuffers side;
+    side.count = &count;
+    recordSort(commandBuffer, *sorter, *pInfo, request, side);
+    return VK_SUCCESS;
+}
+
+extern "C" VkResult vksortCmdSortSegments(VkCommandBuffer commandBuffer, VksortSorter sorter,
+                                          const VksortSortInfo* pInfo, const VksortSegmentsInfo* pSegments,
+                                          VksortSortResult* pResult) {
+    VKSORT_REQUIRE(commandBuffer != VK_NULL_HANDLE, "commandBuffer must not be VK_NULL_HANDLE");
+    VKSORT_REQUIRE(pSegments != nullptr, "pSegments must not be NULL");
+    const VksortSegmentsInfo& segments = *pSegments;
+    VKSORT_REQUIRE(segments.pNext == nullptr, "pSegments->pNext must be NULL");
+    Request request;
+    VkResult result = planSort(sorter, pInfo, &request, __func__);
+    if (result != VK_SUCCESS) return result;
+    VKSORT_REQUIRE((sorter->flags & VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT) != 0,
+                   "the sorter was created without VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT");
+    const DeviceFacts& facts = sorter->deviceInfo.facts;
+    const uint32_t maxSegments = 1u << 31; // (the kernels' batches of segments count in 32 bits)
+    VKSORT_REQUIRE(segments.segmentCount >= 1 && segments.segmentCount <= maxSegments,
+                   "segmentCount " + std::to_string(segments.segmentCount) + " must be in [1, 2^31]");
+    SegmentsInput in;
+    in.count = segments.segmentCount;
+    in.size = segments.segmentSize;
+    VkDescriptorBufferInfo offsets{};
+    SideBuffers side;
+    if (segments.segmentSize == 0) {
+        VKSORT_REQUIRE(sorter->pushDescriptors,
+                       "segment offsets need a sorter created with VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT, which "
+                       "reads them in place (or give uniform segments: segmentSize)");
+        VKSORT_REQUIRE(segments.offsetsBuffer != VK_NULL_HANDLE, "pSegments->offsetsBuffer must not be VK_NULL_HANDLE");
+        VKSORT_REQUIRE(segments.offsetsOffset % 4 == 0,
+                       "offsetsOffset " + std::to_string(segments.offsetsOffset) + " must be a multiple of 4");
+        const uint64_t bytes = (uint64_t(segments.segmentCount) + 1) * 4;
+        const uint64_t misalignment = segments.offsetsOffset % facts.minStorageBufferOffsetAlignment;
+        VKSORT_REQUIRE(segments.offsetsOffset <= VK_WHOLE_SIZE - bytes && misalignment + bytes <= facts.maxStorageBufferRange,
+                       "the " + std::to_string(segments.segmentCount + 1ull) + " offsets at offsetsOffset " +
+                           std::to_string(segments.offsetsOffset) + " wrap around or pass maxStorageBufferRange");
+        VKSORT_REQUIRE(!overlap({segments.offsetsBuffer, segments.offsetsOffset, bytes}, request.bindings->scratch),
+                       "the offsets lie inside the bindings' scratch range, which the sort writes");
+        offsets = {segments.offsetsBuffer, segments.offsetsOffset, bytes};
+        side.offsets = &offsets;
+    }
+    if (pResult != nullptr) describeResult(*request.bindings, request.plan, pResult);
+    recordSort(commandBuffer, *sorter, *pInfo, request, side, in);
     return VK_SUCCESS;
 }

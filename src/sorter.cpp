@@ -57,7 +57,8 @@ extern "C" VkResult vksortCreateSorter(const VksortSorterCreateInfo* pCreateInfo
                                           VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT |
                                           VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT |
                                           VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT |
-                                          VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT)) == 0,
+                                          VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT |
+                                          VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT)) == 0,
                    "flags holds unknown bits");
     VKSORT_REQUIRE((info.keyTypes & ~kAllKeyTypes) == 0, "keyTypes holds bits of no VksortKeyType");
     VKSORT_REQUIRE((info.valueTypes & ~kAllValueTypes) == 0, "valueTypes holds bits of no VksortValueType");
@@ -141,11 +142,13 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     options.tile = tile;
     for (uint32_t k = 0; k < kKeyWidths; ++k) options.singleTiles[k] = chooseSingleTileConfig(device.facts, row, tile, control, k);
     options.scanTile = chooseScanTileConfig(device.facts, row, tile, control);
+    options.tinyTile = chooseTinyTileConfig(device.facts, row, tile, control);
     options.scan = chooseScanConfig(row);
     options.reorder = row.reorder;
     options.singleWholeTileCopies = row.single.wholeTileCopies;
     options.subgroupShuffle = device.facts.subgroupShuffle;
     options.variant = variant;
+    options.segmented = (info.flags & VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT) != 0;
     options.requiredSubgroupSize = required;
     const uint32_t keyTypes = info.keyTypes != 0 ? info.keyTypes : kAllKeyTypes;
     const uint32_t valueTypes = info.valueTypes != 0 ? info.valueTypes : kAllValueTypes;
@@ -174,6 +177,8 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     sorter->tile = tile;
     for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
     sorter->scan = options.scan;
+    sorter->tinyMaxCount = options.tinyTile.workgroupSize;
+    sorter->segmentLaunchThreads = row.segments.launchThreads;
     sorter->variant = variant;
     sorter->debugUtils = debugUtils;
     sorter->pushDescriptors = pushDescriptors;

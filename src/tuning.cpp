@@ -99,6 +99,15 @@ TileConfig chooseScanTileConfig(const DeviceFacts& device, const TuningRow& row,
     return c;
 }
 
+TileConfig chooseTinyTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                const SubgroupControl& control) {
+    TileConfig c = main;
+    c.keysPerThread = 1;
+    c.workgroupSize = std::max(1u, std::min(row.segments.tinyKeys, workgroupLimit(device, control)));
+    applySubgroupRules(device, control, &c);
+    return c;
+}
+
 ScanConfig chooseScanConfig(const TuningRow& row) {
     return ScanConfig{row.scan.inlineMaxTiles, row.scan.oneRangeMaxTiles, row.scan.rangeMinTiles, row.scan.itemsPerThread};
 }

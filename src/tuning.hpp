@@ -61,6 +61,13 @@ struct TuningRow {
         uint32_t rangeMinTiles = 0;
         uint32_t itemsPerThread = 0;
     } scan;
+    // The segmented sort: segments of up to tinyKeys keys take a workgroup of that many
+    // invocations, an invocation per key (shaders/segment_tiny.comp), whose dispatch launches at
+    // most launchThreads invocations, looping over the segments (shaders/segments.glsl).
+    struct Segments {
+        uint32_t tinyKeys = 0;
+        uint32_t launchThreads = 0;
+    } segments;
 };
 
 constexpr uint32_t kVendorNvidia = 0x10DE;
@@ -105,6 +112,12 @@ constexpr TuningRow nvidiaRow() {
     r.scan.oneRangeMaxTiles = 3072;
     r.scan.rangeMinTiles = 256;
     r.scan.itemsPerThread = 16;
+    // 64: two subgroups, 32 workgroups resident per multiprocessor; not swept. Above it the
+    // one-workgroup sort of a single tile takes a segment.
+    r.segments.tinyKeys = 64;
+    // 2^18: about what an H100 or H200 keeps resident (132 multiprocessors x 2048 invocations), so
+    // that a class's workgroups all run at once; not swept.
+    r.segments.launchThreads = 1u << 18;
     return r;
 }
 
@@ -134,6 +147,10 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TuningRow& ro
 // The scan step's workgroup: as wide as the device allows up to the row's scanWorkgroupSize and
 // its shared memory fits, so that one chunk covers many tiles.
 TileConfig chooseScanTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main, const SubgroupControl& control);
+
+// The tiny segments' workgroup: the row's tinyKeys invocations, within the device's limits.
+TileConfig chooseTinyTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                const SubgroupControl& control);
 
 // The row's inline-scan and scan-step limits.
 ScanConfig chooseScanConfig(const TuningRow& row);

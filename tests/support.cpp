@@ -221,8 +221,9 @@ vkctx::Context& context() {
 }
 
 bool SorterOptions::operator<(const SorterOptions& o) const {
-    return std::tie(workgroupSize, keysPerThread, requiredSubgroupSize, spy, skipPasses) <
-           std::tie(o.workgroupSize, o.keysPerThread, o.requiredSubgroupSize, o.spy, o.skipPasses);
+    return std::tie(workgroupSize, keysPerThread, requiredSubgroupSize, spy, skipPasses, segmented, boundSets) <
+           std::tie(o.workgroupSize, o.keysPerThread, o.requiredSubgroupSize, o.spy, o.skipPasses, o.segmented,
+                    o.boundSets);
 }
 
 const std::vector<SorterOptions> kTileShapes = {SorterOptions{16, 16}, SorterOptions{64, 5}, SorterOptions{32, 6},
@@ -239,6 +240,8 @@ VksortSorterCreateInfo sorterCreateInfo(vkctx::Context& ctx, const SorterOptions
     info.keysPerThread = options.keysPerThread;
     info.requiredSubgroupSize = options.requiredSubgroupSize;
     if (options.skipPasses) info.flags |= VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT;
+    if (options.segmented) info.flags |= VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT;
+    if (options.boundSets) info.flags &= ~VkFlags(VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT);
     return info;
 }
 

@@ -36,10 +36,15 @@ struct SorterOptions {
     bool spy = false;
     // VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT.
     bool skipPasses = false;
+    // VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT.
+    bool segmented = false;
+    // Bound descriptor sets even where the context pushes them (VKSORT_TEST_PUSH_DESCRIPTORS).
+    bool boundSets = false;
 
     bool operator<(const SorterOptions& o) const;
     bool isDefault() const {
-        return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy && !skipPasses;
+        return workgroupSize == 0 && keysPerThread == 0 && requiredSubgroupSize == 0 && !spy && !skipPasses &&
+               !segmented && !boundSets;
     }
 };
 

@@ -86,7 +86,7 @@ TEST_CASE("sorter creation: null pointers, pNext, null handles, unknown flags", 
     info.pfnGetInstanceProcAddr = nullptr;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "pfnGetInstanceProcAddr");
     info = good;
-    info.flags = VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT << 1; // the first bit past the last flag
+    info.flags = VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT << 1; // the first bit past the last flag
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");
     info.flags = VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM;
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "flags");

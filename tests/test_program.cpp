@@ -3,6 +3,7 @@
 // GPU, for every bit range, both count paths and the indirect program.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "program.hpp"
@@ -377,4 +378,76 @@ TEST_CASE("program: every bit range of 32- and 64-bit keys", "[program]") {
             }
         }
     }
+}
+
+TEST_CASE("a segmented sort: the tiny and small segments' dispatches, then one dispatch per pass", "[program]") {
+    for (uint32_t end : {4u, 8u, 12u, 32u}) {
+        for (uint32_t count : {1u, 64u, 65u, 4096u, 4097u, 1u << 20}) {
+            for (uint32_t segments : {1u, 1000u, 70000u}) {
+                INFO("bits [0, " << end << "), count " << count << ", segments " << segments);
+                ProgramInput in = input(count, 0, end);
+                in.tinyMaxCount = 64;
+                in.indexValues = true;
+                in.segments.count = segments;
+                in.segments.size = segments == 1000 ? 77 : 0;
+                in.segments.offsetsWord = 3;
+                in.segments.launchThreads = 1u << 18;
+                in.segments.tinyWorkgroup = 64;
+                const Program p = build(in);
+                const uint32_t passCount = in.passes.passCount;
+                // A class no segment of the count can be in is not recorded.
+                const uint32_t smallSteps = count <= in.tinyMaxCount ? 1 : 2;
+                const bool passes = count > in.singleMaxCount;
+                REQUIRE(p.stepCount == smallSteps + (passes ? passCount : 0));
+                CHECK(p.timestampCount == 2 + passCount);
+                uint32_t timestamps = p.leadingTimestamps;
+                for (uint32_t i = 0; i < p.stepCount; ++i) {
+                    const Step& s = p.steps[i];
+                    INFO("step " << i);
+                    CHECK(s.kind == StepKind::Dispatch);
+                    const Kernel kernel = i == 0 ? Kernel::SegmentTiny : i == 1 ? Kernel::SegmentSingle : Kernel::SegmentPass;
+                    CHECK(s.kernel == kernel);
+                    CHECK(!s.indirect);
+                    // A workgroup per segment (the tiny segments' up to launchThreads invocations),
+                    // in rows past the grid's width.
+                    if (i == 0) {
+                        CHECK(s.grid.y == 1);
+                        CHECK(s.grid.x == std::min(segments, (1u << 18) / 64));
+                    } else {
+                        CHECK(uint64_t(s.grid.x) * s.grid.y >= segments);
+                        CHECK(s.grid.x <= in.maxWorkgroupCountX);
+                    }
+                    CHECK(s.constants.segmentCount == segments);
+                    CHECK(s.constants.segmentSize == in.segments.size);
+                    CHECK(s.constants.offsetsWord == 3);
+                    CHECK(s.constants.singleMaxCount == in.singleMaxCount);
+                    CHECK(s.constants.tinyMaxCount == in.tinyMaxCount);
+                    CHECK(s.constants.count == count);
+                    // The small classes' results and the last pass's land where a plain sort's would.
+                    if (i < 2) {
+                        CHECK(s.set == (passCount % 2 == 1 ? kSetForward : kSetInPlace));
+                        CHECK((s.constants.flags & (kFlagMapIn | kFlagMapOut | kFlagIndexValues)) ==
+                              (kFlagMapIn | kFlagMapOut | kFlagIndexValues));
+                    } else {
+                        const uint32_t pass = i - 2;
+                        CHECK(s.set == (pass % 2 == 0 ? kSetForward : kSetBackward));
+                        CHECK(s.constants.shift == pass * kDigitBits);
+                        CHECK(((s.constants.flags & kFlagMapIn) != 0) == (pass == 0));
+                        CHECK(((s.constants.flags & kFlagIndexValues) != 0) == (pass == 0));
+                        CHECK(((s.constants.flags & kFlagMapOut) != 0) == (pass + 1 == passCount));
+                    }
+                    CHECK(s.barrier == (i + 1 == p.stepCount ? Barrier::None : Barrier::Compute));
+                    if (s.timestampCount != 0) CHECK(s.firstTimestamp == timestamps);
+                    timestamps += s.timestampCount;
+                }
+                CHECK(timestamps == p.timestampCount);
+            }
+        }
+    }
+    // Nothing to sort: no dispatch, every timestamp still written.
+    ProgramInput empty = input(0, 0, 32);
+    empty.segments.count = 5;
+    const Program p = build(empty);
+    CHECK(p.stepCount == 0);
+    CHECK(p.leadingTimestamps == p.timestampCount);
 }

@@ -247,6 +247,9 @@ typedef enum VksortSorterCreateFlagBits {
      * copy of the count; each dispatch and the recording may take longer than with bound sets,
      * depending on the driver (docs/PERFORMANCE.md, "Buffers at record time"). */
     VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT = 0x00000020,
+    /* The sorter also compiles the segmented sort's pipelines (three per served format), which
+     * vksortCmdSortSegments needs; without this flag it returns VK_ERROR_VALIDATION_FAILED_EXT. */
+    VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT = 0x00000040,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
 
@@ -270,8 +273,8 @@ typedef struct VksortSorterCreateInfo {
     /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
     const VkAllocationCallbacks* pAllocationCallbacks;
     /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
-     * every pipeline the served formats need (4 to 15, 6 to 22 when skipping constant digits;
-     * see keyTypes), concurrently unless
+     * every pipeline the served formats need (4 to 15, 6 to 22 when skipping constant digits,
+     * 3 more per format with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT; see keyTypes), concurrently unless
      * VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT is set; that is the driver's shader
      * compilation and the bulk of vksortCreateSorter's time (docs/PERFORMANCE.md has
      * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) lets the driver
@@ -373,7 +376,8 @@ typedef struct VksortPipelineInfo {
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
      * "_deciding" for that sorter's pipelines of the dispatch that decides which passes run
-     * (e.g. "reorder_k1_v0_skip_deciding"). Unique within the sorter; a NUL-terminated
+     * (e.g. "reorder_k1_v0_skip_deciding"); "segment_tiny_*", "segment_single_*" and "segment_pass_*" are the
+     * segmented sort's (VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT). Unique within the sorter; a NUL-terminated
      * string that lives as long as the sorter. With VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT the
      * pipeline's debug-utils name is "vksort " and this. */
     const char* name;
@@ -597,6 +601,52 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * refuses other than the count returns VK_ERROR_VALIDATION_FAILED_EXT and records nothing. */
 VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
                                VkBuffer countBuffer, VkDeviceSize countOffset, VksortSortResult* pResult);
+
+/* ---- Segmented sort ------------------------------------------------------------------------- */
+
+/* The segments of vksortCmdSortSegments: independent runs of the bound keys (and values), each
+ * sorted on its own. */
+typedef struct VksortSegmentsInfo {
+    /* Reserved for extensions; must be NULL. */
+    const void* pNext;
+    /* How many segments, at least 1 and at most 2^31. */
+    uint32_t segmentCount;
+    /* Uniform segments when not 0: segment s is keys [s * segmentSize, (s + 1) * segmentSize),
+     * clamped to the count; offsetsBuffer is then ignored. */
+    uint32_t segmentSize;
+    /* Otherwise segmentCount + 1 uint32_t offsets at byte offset offsetsOffset (a multiple of 4)
+     * of offsetsBuffer, read by the GPU when the sort executes: segment s is keys
+     * [offsets[s], offsets[s + 1]). The offsets should not decrease; each is clamped to the
+     * count, and a segment whose end lies before its start is empty, so no offsets make the sort
+     * touch anything outside the bound ranges, but the keys of segments that overlap end in an
+     * undefined order. Needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT and a sorter created with
+     * VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT, which reads them in place; write them before the
+     * sort as you write its keys (SYNCHRONIZATION CONTRACT). */
+    VkBuffer offsetsBuffer;
+    VkDeviceSize offsetsOffset;
+} VksortSegmentsInfo;
+
+/* Records a segmented sort: like vksortCmdSort, with pInfo->count keys (and values) bound, but
+ * each segment of pSegments is sorted on its own, stably, by pInfo's order and bit range; values
+ * of VKSORT_VALUE_TYPE_INDEX are each key's position in the whole range. The result lands where
+ * vksortGetSortResult says for pInfo (by the pass count alone): within it each segment's keys
+ * occupy the segment's positions. Keys outside every segment are left as they are in your
+ * buffers, and where the result is in the scratch buffer those positions of it are undefined.
+ * The sorter must have been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Segments are
+ * sorted by size class, every class in one dispatch of a bounded grid whose workgroups take the
+ * segments in batches and sort those of their class: up to 64 keys (the tuning row's) an
+ * invocation per key; up to singleDispatchMaxCount keys inside one workgroup, every pass; larger
+ * ones one dispatch per pass, in which one workgroup moves each such segment tile by tile, so a
+ * few very large segments take far longer than one vksortCmdSort of their keys. Classes above the count
+ * are not recorded. The sort skips no passes (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT does
+ * not apply). With a timestamp query pool it writes vksortTimestampQueryCount(passCount) queries:
+ * query 0 before, query 1 after the small segments' dispatches, query 2 + p after pass p's. Returns
+ * VK_ERROR_VALIDATION_FAILED_EXT for what vksortCmdSort refuses, a NULL pSegments, a sorter
+ * without the flag, segmentCount 0 or above 2^31, offsets without push descriptors or with a
+ * VK_NULL_HANDLE buffer, an offsetsOffset that is not a multiple of 4 or whose offsets wrap or pass
+ * maxStorageBufferRange, or offsets inside the scratch range; nothing is recorded then. */
+VkResult vksortCmdSortSegments(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
+                               const VksortSegmentsInfo* pSegments, VksortSortResult* pResult);
 
 /* ---- Invalid usage -------------------------------------------------------------------------- */
 

@@ -4,6 +4,9 @@
 //   default   one configuration, --repeat times, one summary line; exit 0 only if all verified.
 //   --bench   a sweep of counts x key types x value kinds, timed back to back after a warm-up,
 //             with the device's copy bandwidth and a CPU std::sort baseline; table, JSON, CSV.
+// --segments runs either mode on many independent segments instead, each sorted by a
+// vksortCmdSort of its own in one command buffer (segment_sorts.cpp); --stress is a mode of its
+// own (stress.cpp).
 #include <vksort/vksort.h>
 
 #include <algorithm>
@@ -19,6 +22,7 @@
 
 #include "hostdata.hpp"
 #include "rig.hpp"
+#include "segment_sorts.hpp"
 #include "toolutil.hpp"
 #include "stress.hpp"
 #include "vkcontext.hpp"
@@ -48,6 +52,7 @@ struct Options {
     bool callingThreadOnly = false;  // --calling-thread-only: VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT
     double createMs = 0;         // wall time of vksortCreateSorter
     StressOptions stressOptions;
+    std::vector<segmented::SegmentLayout> layouts; // --segments (none: the other modes)
     // --bench
     bool bench = false;
     toolutil::SweepOptions sweep;
@@ -119,11 +124,22 @@ void usage() {
         "    floor, floor%%           count x B/key at the faster copy bandwidth, and floor / median\n"
         "    cpu ms, speedup         std::sort of the same keys on the host (- above --cpu-max), / median\n"
         "    ok                      verified against std::stable_sort: yes, no, skipped (above --verify-max)\n"
+        "segments (the baseline for a segmented sort):\n"
+        "  --segments LIST           sort many independent segments of one array instead, each with a\n"
+        "                            vksortCmdSort of its own, all in one command buffer, and verify every\n"
+        "                            segment; one summary line per layout and format (with --bench: timed,\n"
+        "                            GPU time of all the sorts and CPU time of recording them). Uses --keys\n"
+        "                            and --values (or --key, --value), --order, --bits, --dist, --seed;\n"
+        "                            sizes drawn from --seed as cub-bench --segments draws them. Layouts:\n"
+        "%s"
+        "                            e.g. 1000x2000,2x2^22,2^18@1-32,300@0-40,10000~840\n"
+        "  columns with --bench: median, min, max (ms from a timestamp before the first sort to one after\n"
+        "    the last), keys/s, record ms (CPU time of all the vksortCmdSort calls), us/call, ok\n"
         "stress:\n"
         "  --stress BATCHES:SORTS:MAXCOUNT   random sorts (types, sizes, orders, bit ranges, direct and\n"
         "                            indirect), SORTS per command buffer, BATCHES submissions, all verified\n"
         "exit status: 0 every sort verified, 1 a wrong result or a runtime failure, 2 bad usage\n",
-        hostdata::distributionHelp(28).c_str(), toolutil::kMinReps);
+        hostdata::distributionHelp(28).c_str(), toolutil::kMinReps, segmented::layoutHelp(28).c_str());
 }
 
 // What each of sort-test's own options takes (the sweep's are toolutil's), for error messages.
@@ -148,10 +164,12 @@ std::string takes(const std::string& option) {
     if (option == "--cpu-max") return "a key count (decimal, 0x hex or 2^N); 0 runs no std::sort";
     if (option == "--stress") return "BATCHES:SORTS:MAXCOUNT, three numbers of at least 1, e.g. 4:50:100000";
     if (option == "--csv") return "a file name, or - for stdout";
+    if (option == "--segments") return segmented::layoutsTakes();
     return "";
 }
 
 using toolutil::parseUnsigned;
+using toolutil::siRate;
 
 void parse(int argc, char** argv, Options* o) {
     using toolutil::Parsed;
@@ -254,6 +272,7 @@ void parse(int argc, char** argv, Options* o) {
             o->csvPath = args.value();
             return Parsed::Ok;
         }
+        if (a == "--segments") return validIf(segmented::parseLayouts(args.value(), &o->layouts, &why), args, why);
         return Parsed::NotMine;
     };
     toolutil::parseCommandLine("sort-test", argc, argv, &o->sweep, own, usage, takes);
@@ -263,22 +282,43 @@ void parse(int argc, char** argv, Options* o) {
     }
 }
 
-// An option that would do nothing in the mode chosen (a single verified sort, --bench or --stress)
-// is refused, naming it, with status 2: a run must not silently ignore what it was asked.
+// An option that would do nothing in the mode chosen (a single verified sort, --bench, --segments
+// or --stress) is refused, naming it, with status 2: a run must not silently ignore what it was asked.
 void refuseIdleOptions(const Options& o) {
     static const std::vector<std::string> sweepOnly = {"--counts", "--keys", "--values", "--reps", "--warmup",
                                                        "--verify-max", "--cpu-max", "--json", "--csv"};
     static const std::vector<std::string> oneSortOnly = {"--count", "--repeat", "--timings"};
     // --stress makes its own formats, counts, orders, bit ranges, key distributions and buffers.
     static const std::vector<std::string> notStress = {"--count", "--key", "--value", "--order", "--bits", "--dist",
-                                                       "--indirect", "--capacity", "--repeat", "--timings", "--bench"};
+                                                       "--indirect", "--capacity", "--repeat", "--timings", "--bench",
+                                                       "--segments"};
+    // --segments: every segment's count comes from its layout, its buffers are sized for it, and the
+    // count is on the host (the baseline's vksortCmdSort); a layout's several formats come from
+    // --keys and --values with or without --bench.
+    static const std::vector<std::string> notSegments = {"--count", "--counts", "--capacity", "--indirect",
+                                                         "--repeat", "--timings", "--cpu-max"};
+    static const std::vector<std::string> segmentFormats = {"--keys", "--values"};
     auto in = [](const std::vector<std::string>& list, const std::string& option) {
         return std::find(list.begin(), list.end(), option) != list.end();
     };
+    const bool segments = !o.layouts.empty();
     for (const std::string& option : o.given) {
         std::string why;
         if (o.stress && (in(notStress, option) || in(sweepOnly, option))) {
             why = "does nothing with --stress, which makes its own formats, counts, bit ranges and buffers";
+        } else if (segments && in(notSegments, option)) {
+            if (option == "--indirect") {
+                why = "does not go with --segments, whose baseline gives every sort its count on the host "
+                      "(vksortCmdSort)";
+            } else if (option == "--cpu-max") {
+                why = "does nothing with --segments, which runs no std::sort baseline";
+            } else if (option == "--repeat" || option == "--timings") {
+                why = "does nothing with --segments (one run per layout and format; --bench times each --reps times)";
+            } else {
+                why = "does nothing with --segments, whose layouts give every segment's count and size its buffers";
+            }
+        } else if (segments && in(segmentFormats, option)) {
+            continue;
         } else if (!o.stress && o.bench && in(oneSortOnly, option)) {
             why = "does nothing with --bench (its counts are --counts; every point is timed --reps times)";
         } else if (!o.stress && !o.bench && in(sweepOnly, option)) {
@@ -304,6 +344,15 @@ FILE* openOutput(const char* option, const std::string& path) {
     return f;
 }
 
+// The key types and value kinds sorted: the lists (--keys, --values, or --key and --value alone)
+// for --bench and --segments, else --key and --value.
+std::vector<VksortKeyType> keyTypesOf(const Options& o) {
+    return o.bench || !o.layouts.empty() ? o.sweep.keyTypes : std::vector<VksortKeyType>{o.keyType};
+}
+std::vector<VksortValueType> valueTypesOf(const Options& o) {
+    return o.bench || !o.layouts.empty() ? o.sweep.valueTypes : std::vector<VksortValueType>{o.valueType};
+}
+
 // What can be checked before the device: the bit range and the distribution against the key
 // types sorted. Ends the program with status 2, naming the option.
 void checkOptions(const Options& o) {
@@ -323,7 +372,7 @@ void checkOptions(const Options& o) {
         }
     }
     if (o.stress) return; // (random formats, bit ranges and uniform keys of its own)
-    const std::vector<VksortKeyType> keyTypes = o.bench ? o.sweep.keyTypes : std::vector<VksortKeyType>{o.keyType};
+    const std::vector<VksortKeyType> keyTypes = keyTypesOf(o);
     std::string why;
     if (!toolutil::bitsFit(o.beginBit, o.endBit, keyTypes, &why) || !toolutil::distributionFits(o.dist, keyTypes, &why)) {
         std::fprintf(stderr, "sort-test: %s\n", why.c_str());
@@ -377,13 +426,10 @@ VksortSorter createSorter(vkctx::Context& ctx, Options* o) {
     // enabled subgroup size control: --subgroup-size-control or --subgroup-size.)
     if (o->skipConstantDigits) info.flags |= VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT;
     if (o->callingThreadOnly) info.flags |= VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT;
+    if (!o->layouts.empty()) info.flags |= VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT;
     if (!o->stress && !o->allFormats) {
-        for (VksortKeyType k : o->bench ? o->sweep.keyTypes : std::vector<VksortKeyType>{o->keyType}) {
-            info.keyTypes |= VKSORT_KEY_TYPE_BIT(k);
-        }
-        for (VksortValueType v : o->bench ? o->sweep.valueTypes : std::vector<VksortValueType>{o->valueType}) {
-            info.valueTypes |= VKSORT_VALUE_TYPE_BIT(v);
-        }
+        for (VksortKeyType k : keyTypesOf(*o)) info.keyTypes |= VKSORT_KEY_TYPE_BIT(k);
+        for (VksortValueType v : valueTypesOf(*o)) info.valueTypes |= VKSORT_VALUE_TYPE_BIT(v);
     }
     VksortSorter sorter = VK_NULL_HANDLE;
     const auto start = std::chrono::steady_clock::now();
@@ -463,21 +509,6 @@ std::string bitRange(const Options& o, const std::vector<VksortKeyType>& keyType
         text += std::to_string(o.beginBit) + ":" + std::to_string(o.endBit != 0 ? o.endBit : bits);
         if (widths.size() > 1) text += " (" + std::to_string(bits) + "-bit keys)";
     }
-    return text;
-}
-
-// A rate with three significant digits and an SI prefix before `unit` ("20.2 Gkeys/s" on a GPU,
-// "335 kkeys/s" on lavapipe): a fixed unit printed 0.000 Gkeys/s on slow devices.
-std::string siRate(double perSecond, const char* unit) {
-    static const char* const prefixes[] = {"", "k", "M", "G", "T"};
-    size_t p = 0;
-    while (p + 1 < sizeof prefixes / sizeof prefixes[0] && perSecond >= 999.5) {
-        perSecond /= 1000;
-        ++p;
-    }
-    char text[48];
-    const int decimals = perSecond < 9.995 ? 2 : perSecond < 99.95 ? 1 : 0;
-    std::snprintf(text, sizeof text, "%.*f %s%s", decimals, perSecond, prefixes[p], unit);
     return text;
 }
 
@@ -758,6 +789,31 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     return allOk && validation == 0 ? 0 : 1;
 }
 
+// What runSegments() needs of the options.
+SegmentsOptions segmentsOptions(const Options& o) {
+    SegmentsOptions s;
+    s.layouts = o.layouts;
+    s.keyTypes = keyTypesOf(o);
+    s.valueTypes = valueTypesOf(o);
+    s.order = o.order;
+    s.beginBit = o.beginBit;
+    s.endBit = o.endBit;
+    s.dist = o.dist;
+    s.seed = o.seed;
+    s.bench = o.bench;
+    s.reps = o.sweep.reps;
+    s.warmup = o.sweep.warmup;
+    s.verifyMax = o.sweep.verifyMax;
+    s.jsonFile = o.jsonFile;
+    s.csvFile = o.csvFile;
+    s.bitsText = bitRange(o, s.keyTypes);
+    s.sorterNote = formatsNote(o);
+    s.createMs = o.createMs;
+    s.allFormats = o.allFormats;
+    s.skipConstantDigits = o.skipConstantDigits;
+    return s;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -776,11 +832,12 @@ int main(int argc, char** argv) {
     checkSubgroupSize(ctx, o);
     VksortSorter sorter = createSorter(ctx, &o);
     if (o.countMax) o.count = vksortGetMaxCount(sorter, o.keyType, o.valueType);
-    if (!o.stress && !o.bench) checkCount(sorter, o);
+    if (!o.stress && !o.bench && o.layouts.empty()) checkCount(sorter, o);
     o.stressOptions.seed = o.seed;
-    int status = o.stress ? runStress(ctx, sorter, o.stressOptions)
-                 : o.bench ? runBench(ctx, sorter, o)
-                           : runVerify(ctx, sorter, o);
+    int status = o.stress             ? runStress(ctx, sorter, o.stressOptions)
+                 : !o.layouts.empty() ? runSegments(ctx, sorter, segmentsOptions(o))
+                 : o.bench            ? runBench(ctx, sorter, o)
+                                      : runVerify(ctx, sorter, o);
     vksortDestroySorter(sorter);
     return status;
 }

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// vksort GLSL library: the segments of a segmented sort (vksortCmdSortSegments). Included after
+// common.glsl by the segmented sort's kernels.
+//
+// Each of those kernels sorts one size class of segments. The larger classes launch a workgroup
+// per segment, which returns at once for a segment of another class. The tiny segments' kernel
+// launches a bounded grid, a workgroup per segment up to a limit (src/program.cpp), whose
+// workgroups take the segments in batches (collectSegments), as few per batch as spread them over
+// every workgroup and at most one per invocation: workgroup w batches w, w + workgroups, and so
+// on. Each invocation reads one segment's range, and the workgroup sorts the batch's tiny
+// segments one after another, so a segment of another class costs one read by one invocation.
+// (The batches branch per invocation before the sorting; the larger classes' sorts use subgroup
+// operations, which need every invocation of a subgroup together, so they take no batches.)
+//
+// Segment s of a segmented sort is keys [begin, end) of the bound ranges: with pc.segmentSize,
+// [s * size, (s + 1) * size); otherwise two of the caller's offsets, which the host binds at
+// kBindingTables (push descriptors: the sort reads them in place) from word pc.offsetsWord. Both
+// are clamped to the count and end to at least begin, so offsets past the count or decreasing
+// never reach outside the ranges.
+
+uvec2 segmentRange(uint segment) {
+    uint count = pc.count, begin, end;
+    if (pc.segmentSize != 0u) {
+        // (segment * size can pass 2^32 only for segments that start past the count.)
+        begin = segment <= count / pc.segmentSize ? segment * pc.segmentSize : count;
+        end = count - begin < pc.segmentSize ? count : begin + pc.segmentSize;
+    } else {
+        begin = min(tables[pc.offsetsWord + segment], count);
+        end = max(begin, min(tables[pc.offsetsWord + segment + 1u], count));
+    }
+    return uvec2(begin, end);
+}
+
+// The current batch's segments in this kernel's class: how many, and the range of the one being
+// sorted.
+shared uint s_classCount;
+shared uvec2 s_classRange;
+
+// Segments per batch, and how many batches: batch `batch` starts at segment batch * batchSize()
+// (the host keeps segmentCount at most 2^31).
+uint launchedWorkgroups() { return gl_NumWorkGroups.x * gl_NumWorkGroups.y; }
+uint batchSize() { return min(gl_WorkGroupSize.x, (pc.segmentCount + launchedWorkgroups() - 1u) / launchedWorkgroups()); }
+uint segmentBatches() { return (pc.segmentCount + batchSize() - 1u) / batchSize(); }
+
+// A segment of the batch in this kernel's class: the invocation that read it keeps its range and
+// its place in the class (`slot`; ~0 for an invocation with none), in no particular order.
+struct ClassSegment {
+    uint slot;
+    uvec2 range;
+};
+
+// Reads batch `batch`'s segments, one per invocation, and returns how many have more than `lo`
+// and at most `hi` keys (the same in every invocation). Every invocation must call it.
+uint collectSegments(uint batch, uint lo, uint hi, out ClassSegment mine) {
+    barrier(); // (the previous batch's last reader of s_classCount is done)
+    if (gl_LocalInvocationIndex == 0u) s_classCount = 0u;
+    barrier();
+    mine.slot = 0xFFFFFFFFu;
+    mine.range = uvec2(0u);
+    uint segment = batch * batchSize() + gl_LocalInvocationIndex;
+    if (gl_LocalInvocationIndex < batchSize() && segment < pc.segmentCount) {
+        mine.range = segmentRange(segment);
+        uint size = mine.range.y - mine.range.x;
+        if (size > lo && size <= hi) mine.slot = atomicAdd(s_classCount, 1u);
+    }
+    barrier();
+    return s_classCount;
+}
+
+// The range of the class's segment `slot` of the batch, in every invocation. Every invocation must
+// call it, for slots 0, 1, ... in turn.
+uvec2 classSegment(uint slot, ClassSegment mine) {
+    barrier(); // (the previous segment's readers of s_classRange are done)
+    if (mine.slot == slot) s_classRange = mine.range;
+    barrier();
+    return s_classRange;
+}
