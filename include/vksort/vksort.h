@@ -633,12 +633,13 @@ typedef struct VksortSegmentsInfo {
  * occupy the segment's positions. Keys outside every segment are left as they are in your
  * buffers, and where the result is in the scratch buffer those positions of it are undefined.
  * The sorter must have been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Segments are
- * sorted by size class, every class in one dispatch of a bounded grid whose workgroups take the
- * segments in batches and sort those of their class: up to 64 keys (the tuning row's) an
- * invocation per key; up to singleDispatchMaxCount keys inside one workgroup, every pass; larger
- * ones one dispatch per pass, in which one workgroup moves each such segment tile by tile, so a
- * few very large segments take far longer than one vksortCmdSort of their keys. Classes above the count
- * are not recorded. The sort skips no passes (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT does
+ * sorted by size class, every class in one dispatch: up to 64 keys (the tuning row's) an
+ * invocation per key, in a bounded grid whose workgroups take the segments in batches; up to
+ * singleDispatchMaxCount keys inside one workgroup each, every pass; larger ones one dispatch per
+ * pass, in which one workgroup moves each such segment tile by tile, so a few very large segments
+ * take far longer than one vksortCmdSort of their keys. The last two launch a workgroup per
+ * segment, which returns at once for a segment of another class. Classes above the count are not
+ * recorded. The sort skips no passes (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT does
  * not apply). With a timestamp query pool it writes vksortTimestampQueryCount(passCount) queries:
  * query 0 before, query 1 after the small segments' dispatches, query 2 + p after pass p's. Returns
  * VK_ERROR_VALIDATION_FAILED_EXT for what vksortCmdSort refuses, a NULL pSegments, a sorter
