@@ -114,8 +114,9 @@ struct VksortPushConstants {
     VKSORT_U32 segmentSize;
     VKSORT_U32 offsetsWord;
     VKSORT_U32 tinyMaxCount; /* segments up to this size are segment_tiny.comp's */
+    VKSORT_U32 midMaxCount;  /* and up to this size segment_mid.comp's (tinyMaxCount: none are) */
 };
-VKSORT_CONST kPushConstantsSize = 72u;
+VKSORT_CONST kPushConstantsSize = 76u;
 
 /* ---- Launch rules ------------------------------------------------------------------------ */
 /* The host plans direct sorts with these (src/plan.cpp, src/program.cpp); an indirect sort's tile
@@ -275,7 +276,7 @@ VKSORT_FUNC VKSORT_U32 vksortScanWorkgroups(VKSORT_U32 tiles, VKSORT_U32 oneRang
 }
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 72 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 76 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kRangeTotalsOffset % 4u == 0u && kTileTablesOffset % 4u == 0u, "counts rows are read as 16-byte vectors (scan.comp, reorder.comp)");
 static_assert(kInfoWords % 4u == 0u, "the totals and ranges stay 16-byte aligned");

@@ -105,19 +105,24 @@ struct Builder {
     }
 
     // A segmented sort (shaders/segments.glsl): the tiny segments an invocation per key, the
-    // small ones a workgroup each, then per pass one workgroup per large segment. Each dispatch
+    // mid-sized and small ones a workgroup each, then per pass one workgroup per large segment. Each dispatch
     // launches a workgroup per segment, which returns at once for a segment of another class; a
     // class no segment can be in (the count is below it) is not recorded. The small classes'
     // results go where the passes leave theirs; the barriers between the dispatches order their
     // accesses to the same bindings (the ranges they write are disjoint).
     void buildSegments(BindingSet singleSet, uint32_t indexFlag) {
         const uint32_t passCount = in.passes.passCount;
+        // The mid-sized class, on the main tile, where that tile lies between the tiny segments
+        // and the single-workgroup sort's tile.
+        const uint32_t midMax = in.tile.tileSize();
+        const bool mid = midMax > in.tinyMaxCount && midMax < in.singleMaxCount;
         auto segmentStep = [&](Kernel kernel, uint32_t pass, BindingSet set) -> Step& {
             const SegmentsInput& seg = in.segments;
             Step& s = add(kernel, pass, set);
             s.constants.numTiles = 0;
             s.constants.singleMaxCount = in.singleMaxCount;
             s.constants.tinyMaxCount = in.tinyMaxCount;
+            s.constants.midMaxCount = mid ? midMax : in.tinyMaxCount;
             s.constants.segmentCount = in.segments.count;
             s.constants.segmentSize = in.segments.size;
             s.constants.offsetsWord = in.segments.offsetsWord;
@@ -128,11 +133,17 @@ struct Builder {
                              in.maxWorkgroupCountX);
             return s;
         };
-        for (Kernel kernel : {Kernel::SegmentTiny, Kernel::SegmentSingle}) {
-            Step& small = segmentStep(kernel, 0, singleSet);
+        const struct {
+            Kernel kernel;
+            uint32_t largest;
+        } smallClasses[] = {{Kernel::SegmentTiny, in.tinyMaxCount},
+                            {Kernel::SegmentMid, mid ? midMax : in.tinyMaxCount},
+                            {Kernel::SegmentSingle, in.singleMaxCount}};
+        for (const auto& cls : smallClasses) {
+            if (cls.kernel == Kernel::SegmentMid && !mid) continue;
+            Step& small = segmentStep(cls.kernel, 0, singleSet);
             small.constants.flags |= indexFlag | kFlagMapIn | kFlagMapOut;
-            const uint32_t largest = kernel == Kernel::SegmentTiny ? in.tinyMaxCount : in.singleMaxCount;
-            if (in.count <= largest) { // no segment is larger
+            if (in.count <= cls.largest) { // no segment is larger
                 small.barrier = Barrier::None;
                 timestampsThrough(out.timestampCount - 1);
                 return;

@@ -380,9 +380,9 @@ TEST_CASE("program: every bit range of 32- and 64-bit keys", "[program]") {
     }
 }
 
-TEST_CASE("a segmented sort: the tiny and small segments' dispatches, then one dispatch per pass", "[program]") {
+TEST_CASE("a segmented sort: the tiny, mid-sized and small segments' dispatches, then one dispatch per pass", "[program]") {
     for (uint32_t end : {4u, 8u, 12u, 32u}) {
-        for (uint32_t count : {1u, 64u, 65u, 4096u, 4097u, 1u << 20}) {
+        for (uint32_t count : {1u, 64u, 65u, 2048u, 2049u, 4096u, 4097u, 1u << 20}) {
             for (uint32_t segments : {1u, 1000u, 70000u}) {
                 INFO("bits [0, " << end << "), count " << count << ", segments " << segments);
                 ProgramInput in = input(count, 0, end);
@@ -396,7 +396,8 @@ TEST_CASE("a segmented sort: the tiny and small segments' dispatches, then one d
                 const Program p = build(in);
                 const uint32_t passCount = in.passes.passCount;
                 // A class no segment of the count can be in is not recorded.
-                const uint32_t smallSteps = count <= in.tinyMaxCount ? 1 : 2;
+                // (The main tile, 2048 keys here, lies between the tiny and single-workgroup limits.)
+                const uint32_t smallSteps = count <= in.tinyMaxCount ? 1 : count <= 2048 ? 2 : 3;
                 const bool passes = count > in.singleMaxCount;
                 REQUIRE(p.stepCount == smallSteps + (passes ? passCount : 0));
                 CHECK(p.timestampCount == 2 + passCount);
@@ -405,7 +406,10 @@ TEST_CASE("a segmented sort: the tiny and small segments' dispatches, then one d
                     const Step& s = p.steps[i];
                     INFO("step " << i);
                     CHECK(s.kind == StepKind::Dispatch);
-                    const Kernel kernel = i == 0 ? Kernel::SegmentTiny : i == 1 ? Kernel::SegmentSingle : Kernel::SegmentPass;
+                    const Kernel kernel = i == 0   ? Kernel::SegmentTiny
+                                          : i == 1 ? Kernel::SegmentMid
+                                          : i == 2 ? Kernel::SegmentSingle
+                                                   : Kernel::SegmentPass;
                     CHECK(s.kernel == kernel);
                     CHECK(!s.indirect);
                     // A workgroup per segment (the tiny segments' up to launchThreads invocations),
@@ -422,14 +426,15 @@ TEST_CASE("a segmented sort: the tiny and small segments' dispatches, then one d
                     CHECK(s.constants.offsetsWord == 3);
                     CHECK(s.constants.singleMaxCount == in.singleMaxCount);
                     CHECK(s.constants.tinyMaxCount == in.tinyMaxCount);
+                    CHECK(s.constants.midMaxCount == 2048);
                     CHECK(s.constants.count == count);
                     // The small classes' results and the last pass's land where a plain sort's would.
-                    if (i < 2) {
+                    if (i < 3) {
                         CHECK(s.set == (passCount % 2 == 1 ? kSetForward : kSetInPlace));
                         CHECK((s.constants.flags & (kFlagMapIn | kFlagMapOut | kFlagIndexValues)) ==
                               (kFlagMapIn | kFlagMapOut | kFlagIndexValues));
                     } else {
-                        const uint32_t pass = i - 2;
+                        const uint32_t pass = i - 3;
                         CHECK(s.set == (pass % 2 == 0 ? kSetForward : kSetBackward));
                         CHECK(s.constants.shift == pass * kDigitBits);
                         CHECK(((s.constants.flags & kFlagMapIn) != 0) == (pass == 0));

@@ -247,7 +247,7 @@ typedef enum VksortSorterCreateFlagBits {
      * copy of the count; each dispatch and the recording may take longer than with bound sets,
      * depending on the driver (docs/PERFORMANCE.md, "Buffers at record time"). */
     VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT = 0x00000020,
-    /* The sorter also compiles the segmented sort's pipelines (three per served format), which
+    /* The sorter also compiles the segmented sort's pipelines (four per served format), which
      * vksortCmdSortSegments needs; without this flag it returns VK_ERROR_VALIDATION_FAILED_EXT. */
     VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT = 0x00000040,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
@@ -274,7 +274,7 @@ typedef struct VksortSorterCreateInfo {
     const VkAllocationCallbacks* pAllocationCallbacks;
     /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
      * every pipeline the served formats need (4 to 15, 6 to 22 when skipping constant digits,
-     * 3 more per format with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT; see keyTypes), concurrently unless
+     * 4 more per format with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT; see keyTypes), concurrently unless
      * VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT is set; that is the driver's shader
      * compilation and the bulk of vksortCreateSorter's time (docs/PERFORMANCE.md has
      * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) lets the driver
@@ -376,7 +376,7 @@ typedef struct VksortPipelineInfo {
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
      * "_deciding" for that sorter's pipelines of the dispatch that decides which passes run
-     * (e.g. "reorder_k1_v0_skip_deciding"); "segment_tiny_*", "segment_single_*" and "segment_pass_*" are the
+     * (e.g. "reorder_k1_v0_skip_deciding"); "segment_tiny_*", "segment_mid_*", "segment_single_*" and "segment_pass_*" are the
      * segmented sort's (VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT). Unique within the sorter; a NUL-terminated
      * string that lives as long as the sorter. With VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT the
      * pipeline's debug-utils name is "vksort " and this. */
@@ -635,9 +635,10 @@ typedef struct VksortSegmentsInfo {
  * The sorter must have been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Segments are
  * sorted by size class, every class in one dispatch: up to 64 keys (the tuning row's) an
  * invocation per key, in a bounded grid whose workgroups take the segments in batches; up to
- * singleDispatchMaxCount keys inside one workgroup each, every pass; larger ones one dispatch per
+ * tileSize keys, then up to singleDispatchMaxCount (VksortSorterProperties), inside one
+ * workgroup each, every pass, with the tile of that size; larger ones one dispatch per
  * pass, in which one workgroup moves each such segment tile by tile, so a few very large segments
- * take far longer than one vksortCmdSort of their keys. The last two launch a workgroup per
+ * take far longer than one vksortCmdSort of their keys. All but the first launch a workgroup per
  * segment, which returns at once for a segment of another class. Classes above the count are not
  * recorded. The sort skips no passes (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT does
  * not apply). With a timestamp query pool it writes vksortTimestampQueryCount(passCount) queries:
