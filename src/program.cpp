@@ -105,7 +105,9 @@ struct Builder {
     }
 
     // A segmented sort (shaders/segments.glsl): the tiny segments an invocation per key, the
-    // mid-sized and small ones a workgroup each, then per pass one workgroup per large segment. Each dispatch
+    // mid-sized and small ones a workgroup each, then per pass one workgroup per large segment.
+    // Classes above the largest segment there can be (the count, or the uniform size) are not
+    // recorded. Each dispatch
     // launches a workgroup per segment, which returns at once for a segment of another class; a
     // class no segment can be in (the count is below it) is not recorded. The small classes'
     // results go where the passes leave theirs; the barriers between the dispatches order their
@@ -139,11 +141,12 @@ struct Builder {
         } smallClasses[] = {{Kernel::SegmentTiny, in.tinyMaxCount},
                             {Kernel::SegmentMid, mid ? midMax : in.tinyMaxCount},
                             {Kernel::SegmentSingle, in.singleMaxCount}};
+        const uint32_t largestSegment = in.segments.size != 0 ? std::min(in.segments.size, in.count) : in.count;
         for (const auto& cls : smallClasses) {
             if (cls.kernel == Kernel::SegmentMid && !mid) continue;
             Step& small = segmentStep(cls.kernel, 0, singleSet);
             small.constants.flags |= indexFlag | kFlagMapIn | kFlagMapOut;
-            if (in.count <= cls.largest) { // no segment is larger
+            if (largestSegment <= cls.largest) { // no segment is larger
                 small.barrier = Barrier::None;
                 timestampsThrough(out.timestampCount - 1);
                 return;

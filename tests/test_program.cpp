@@ -397,8 +397,10 @@ TEST_CASE("a segmented sort: the tiny, mid-sized and small segments' dispatches,
                 const uint32_t passCount = in.passes.passCount;
                 // A class no segment of the count can be in is not recorded.
                 // (The main tile, 2048 keys here, lies between the tiny and single-workgroup limits.)
-                const uint32_t smallSteps = count <= in.tinyMaxCount ? 1 : count <= 2048 ? 2 : 3;
-                const bool passes = count > in.singleMaxCount;
+                // Uniform segments of 77 keys: none above the mid-sized class.
+                const uint32_t largest = in.segments.size != 0 ? std::min(in.segments.size, count) : count;
+                const uint32_t smallSteps = largest <= in.tinyMaxCount ? 1 : largest <= 2048 ? 2 : 3;
+                const bool passes = largest > in.singleMaxCount;
                 REQUIRE(p.stepCount == smallSteps + (passes ? passCount : 0));
                 CHECK(p.timestampCount == 2 + passCount);
                 uint32_t timestamps = p.leadingTimestamps;

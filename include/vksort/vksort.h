@@ -639,8 +639,9 @@ typedef struct VksortSegmentsInfo {
  * workgroup each, every pass, with the tile of that size; larger ones one dispatch per
  * pass, in which one workgroup moves each such segment tile by tile, so a few very large segments
  * take far longer than one vksortCmdSort of their keys. All but the first launch a workgroup per
- * segment, which returns at once for a segment of another class. Classes above the count are not
- * recorded. The sort skips no passes (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT does
+ * segment, which returns at once for a segment of another class. Classes above the largest
+ * segment there can be (the count, or segmentSize) are not recorded: uniform segments of a few
+ * keys take one dispatch. The sort skips no passes (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT does
  * not apply). With a timestamp query pool it writes vksortTimestampQueryCount(passCount) queries:
  * query 0 before, query 1 after the small segments' dispatches, query 2 + p after pass p's. Returns
  * VK_ERROR_VALIDATION_FAILED_EXT for what vksortCmdSort refuses, a NULL pSegments, a sorter
