@@ -573,6 +573,26 @@ void Context::submitAndWait(VkCommandBuffer cmd) {
     vkDestroyFence(device_, fence, nullptr);
 }
 
+VkQueryPool Context::createTimestampPool(uint32_t count) {
+    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = count;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    VKCTX_CHECK(vkCreateQueryPool(device_, &info, nullptr, &pool));
+    return pool;
+}
+
+std::vector<double> Context::timestampSpansMs(VkQueryPool pool, uint32_t spans) {
+    std::vector<uint64_t> stamps(2 * size_t(spans));
+    VKCTX_CHECK(vkGetQueryPoolResults(device_, pool, 0, 2 * spans, stamps.size() * sizeof(uint64_t), stamps.data(),
+                                      sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    const uint64_t mask = timestampValidBits_ >= 64 ? ~uint64_t(0) : (uint64_t(1) << timestampValidBits_) - 1;
+    const double tickMs = double(properties_.limits.timestampPeriod) * 1e-6;
+    std::vector<double> ms(spans);
+    for (uint32_t r = 0; r < spans; ++r) ms[r] = double((stamps[2 * r + 1] - stamps[2 * r]) & mask) * tickMs;
+    return ms;
+}
+
 void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) {
     VkCommandBuffer cmd = allocateCommandBuffer();
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};

@@ -149,6 +149,12 @@ public:
     void freeCommandBuffer(VkCommandBuffer commandBuffer);
     void submitAndWait(VkCommandBuffer commandBuffer);
 
+    // Timestamps: a pool of `count` VK_QUERY_TYPE_TIMESTAMP queries (the caller destroys it), and
+    // the ms between queries 2r and 2r + 1 for each of `spans` pairs, waiting for their results
+    // (tick differences masked to timestampValidBits()).
+    VkQueryPool createTimestampPool(uint32_t count);
+    std::vector<double> timestampSpansMs(VkQueryPool pool, uint32_t spans);
+
 private:
     uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags flags) const;
     static VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,

@@ -108,15 +108,6 @@ void parse(int argc, char** argv, const Peer& peer, Options* o) {
     }
 }
 
-VkQueryPool createQueryPool(vkctx::Context& ctx, uint32_t count) {
-    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = count;
-    VkQueryPool pool = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkCreateQueryPool(ctx.device(), &info, nullptr, &pool));
-    return pool;
-}
-
 // One iteration, as sort-test's: restore the input (untimed), a barrier, a timestamp, the sort, a
 // timestamp, and a barrier that orders the sort before the next iteration's restore.
 void recordIteration(VkCommandBuffer cmd, PeerRig& rig, uint32_t count, VkQueryPool pool, uint32_t query) {
@@ -153,19 +144,13 @@ std::vector<double> bench(vkctx::Context& ctx, PeerRig& rig, uint32_t count, dou
         } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < warmupSeconds);
         ctx.freeCommandBuffer(warm);
     }
-    VkQueryPool pool = createQueryPool(ctx, 2 * reps);
+    VkQueryPool pool = ctx.createTimestampPool(2 * reps);
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, pool, 0, 2 * reps);
         for (uint32_t r = 0; r < reps; ++r) recordIteration(cmd, rig, count, pool, 2 * r);
     });
-    std::vector<uint64_t> stamps(2 * size_t(reps));
-    VKCTX_CHECK(vkGetQueryPoolResults(ctx.device(), pool, 0, 2 * reps, stamps.size() * sizeof(uint64_t), stamps.data(),
-                                      sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    std::vector<double> ms = ctx.timestampSpansMs(pool, reps);
     vkDestroyQueryPool(ctx.device(), pool, nullptr);
-    uint64_t mask = ctx.timestampValidBits() >= 64 ? ~uint64_t(0) : (uint64_t(1) << ctx.timestampValidBits()) - 1;
-    double tickMs = double(ctx.properties().limits.timestampPeriod) * 1e-6;
-    std::vector<double> ms(reps);
-    for (uint32_t r = 0; r < reps; ++r) ms[r] = double((stamps[2 * r + 1] - stamps[2 * r]) & mask) * tickMs;
     return ms;
 }
 

@@ -54,15 +54,6 @@ VksortSortInfo SortRig::sortInfo(uint32_t count) const {
     return info;
 }
 
-VkQueryPool SortRig::createQueryPool(uint32_t count) {
-    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = count;
-    VkQueryPool pool = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkCreateQueryPool(ctx_.device(), &info, nullptr, &pool));
-    return pool;
-}
-
 // Restore the input (untimed: before vksort's first timestamp), sort, and order everything
 // after the sort before the next iteration's restore.
 void SortRig::recordIteration(VkCommandBuffer cmd, const VksortSortInfo& base, VkQueryPool pool, uint32_t firstQuery,
@@ -140,7 +131,7 @@ uint32_t SortRig::tileSize() const {
 
 RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* keys, std::vector<uint8_t>* values) {
     uint32_t perRun = vksortTimestampQueryCount(passCountOf(sorter_, info));
-    VkQueryPool pool = createQueryPool(perRun);
+    VkQueryPool pool = ctx_.createTimestampPool(perRun);
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, pool, 0, perRun);
         recordIteration(cmd, info, pool, 0, VK_NULL_HANDLE, 0);
@@ -162,7 +153,7 @@ RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* key
 std::vector<RunTimes> SortRig::bench(const VksortSortInfo& info, double warmupSeconds, uint32_t repetitions) {
     if (info.count == 0 || repetitions == 0) return {};
     uint32_t perRun = vksortTimestampQueryCount(passCountOf(sorter_, info));
-    VkQueryPool pool = createQueryPool(perRun * repetitions);
+    VkQueryPool pool = ctx_.createTimestampPool(perRun * repetitions);
 
     // Warm-up: one command buffer of back-to-back sorts, resubmitted until the time is spent.
     if (warmupSeconds > 0) {
@@ -181,7 +172,7 @@ std::vector<RunTimes> SortRig::bench(const VksortSortInfo& info, double warmupSe
 
     // Two rounds: one with vksort's per-dispatch timestamps (the split by pass kind), one with a
     // timestamp only before and after each sort (the total, free of the per-dispatch queries).
-    VkQueryPool outer = createQueryPool(2 * repetitions);
+    VkQueryPool outer = ctx_.createTimestampPool(2 * repetitions);
     std::vector<double> recordUs(repetitions);
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, pool, 0, perRun * repetitions);
@@ -209,7 +200,7 @@ std::vector<RunTimes> SortRig::bench(const VksortSortInfo& info, double warmupSe
 double SortRig::copyBandwidth(uint64_t bytes, uint32_t repetitions) {
     bytes = std::min<uint64_t>(bytes, pristineKeys_.size);
     if (bytes == 0 || repetitions == 0) return 0;
-    VkQueryPool pool = createQueryPool(2 * repetitions);
+    VkQueryPool pool = ctx_.createTimestampPool(2 * repetitions);
     auto record = [&](VkCommandBuffer cmd, bool timed) {
         if (timed) vkCmdResetQueryPool(cmd, pool, 0, 2 * repetitions);
         for (uint32_t r = 0; r < repetitions; ++r) {
@@ -248,7 +239,7 @@ double SortRig::shaderCopyBandwidth(uint64_t bytes, uint32_t repetitions) {
                               {pristineKeys_.buffer, keys_.buffer}, 4);
     uint32_t vectors = uint32_t(bytes / 16);
     uint32_t groups = std::min<uint32_t>((vectors + 1023) / 1024, 65535);
-    VkQueryPool queries = createQueryPool(2 * repetitions);
+    VkQueryPool queries = ctx_.createTimestampPool(2 * repetitions);
     auto record = [&](VkCommandBuffer cmd, bool timed) {
         if (timed) vkCmdResetQueryPool(cmd, queries, 0, 2 * repetitions);
         for (uint32_t r = 0; r < repetitions; ++r) {

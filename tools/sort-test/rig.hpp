@@ -59,7 +59,6 @@ public:
 private:
     void recordIteration(VkCommandBuffer cmd, const VksortSortInfo& info, VkQueryPool pool, uint32_t firstQuery,
                          VkQueryPool outerPool, uint32_t outerQuery);
-    VkQueryPool createQueryPool(uint32_t count);
 
     vkctx::Context& ctx_;
     VksortSorter sorter_;

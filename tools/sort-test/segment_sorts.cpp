@@ -452,28 +452,6 @@ private:
     std::string unsupported_;
 };
 
-VkQueryPool createQueryPool(vkctx::Context& ctx, uint32_t count) {
-    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = count;
-    VkQueryPool pool = VK_NULL_HANDLE;
-    VKCTX_CHECK(vkCreateQueryPool(ctx.device(), &info, nullptr, &pool));
-    return pool;
-}
-
-// The ms between timestamps 2r and 2r + 1 of `pool`, for each of `runs` runs.
-std::vector<double> readSpans(vkctx::Context& ctx, VkQueryPool pool, uint32_t runs) {
-    std::vector<uint64_t> stamps(2 * size_t(runs));
-    VKCTX_CHECK(vkGetQueryPoolResults(ctx.device(), pool, 0, 2 * runs, stamps.size() * sizeof(uint64_t), stamps.data(),
-                                      sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    const uint64_t mask =
-        ctx.timestampValidBits() >= 64 ? ~uint64_t(0) : (uint64_t(1) << ctx.timestampValidBits()) - 1;
-    const double tickMs = ctx.properties().limits.timestampPeriod * 1e-6;
-    std::vector<double> spans(runs);
-    for (uint32_t r = 0; r < runs; ++r) spans[r] = double((stamps[2 * r + 1] - stamps[2 * r]) & mask) * tickMs;
-    return spans;
-}
-
 // What one layout in one format measured.
 struct Row {
     VksortKeyType key{};
@@ -495,13 +473,13 @@ double usPerCall(const Row& r) { return r.calls != 0 ? r.recordUs.median / r.cal
 // The checked run (every run in the default mode; with --bench the one before the timing, up to
 // --verify-max keys): one submission, timed like the others.
 void verifyRun(vkctx::Context& ctx, const Runner& rig, const SegmentsOptions& o, Row* row) {
-    VkQueryPool pool = createQueryPool(ctx, 2);
+    VkQueryPool pool = ctx.createTimestampPool(2);
     double recordUs = 0;
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, pool, 0, 2);
         recordUs = rig.record(cmd, pool, 0);
     });
-    const double ms = readSpans(ctx, pool, 1)[0];
+    const double ms = ctx.timestampSpansMs(pool, 1)[0];
     vkDestroyQueryPool(ctx.device(), pool, nullptr);
     if (!o.bench) {
         row->ms = statsOf({ms});
@@ -528,7 +506,7 @@ void benchRuns(vkctx::Context& ctx, const Runner& rig, const SegmentsOptions& o,
         } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < o.warmup);
         ctx.freeCommandBuffer(warm);
     }
-    VkQueryPool pool = createQueryPool(ctx, 2 * o.reps);
+    VkQueryPool pool = ctx.createTimestampPool(2 * o.reps);
     std::vector<double> recordUs;
     for (uint32_t first = 0; first < o.reps; first += perSubmission) {
         const uint32_t runs = std::min(perSubmission, o.reps - first);
@@ -537,7 +515,7 @@ void benchRuns(vkctx::Context& ctx, const Runner& rig, const SegmentsOptions& o,
             for (uint32_t r = first; r < first + runs; ++r) recordUs.push_back(rig.record(cmd, pool, 2 * r));
         });
     }
-    row->ms = statsOf(readSpans(ctx, pool, o.reps));
+    row->ms = statsOf(ctx.timestampSpansMs(pool, o.reps));
     row->recordUs = statsOf(recordUs);
     vkDestroyQueryPool(ctx.device(), pool, nullptr);
 }
