@@ -131,7 +131,7 @@ struct Builder {
             // A workgroup per segment; the tiny segments' up to launchThreads invocations
             // (shaders/segments.glsl).
             const bool bounded = kernel == Kernel::SegmentTiny;
-            s.grid = gridFor(bounded ? std::min(seg.count, std::max(1u, seg.launchThreads / seg.tinyWorkgroup)) : seg.count,
+            s.grid = gridFor(bounded ? std::min(seg.count, std::max(1u, seg.launchThreads / in.tinyMaxCount)) : seg.count,
                              in.maxWorkgroupCountX);
             return s;
         };

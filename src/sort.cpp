@@ -114,7 +114,6 @@ void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortS
     }
     in.segments = segments;
     in.segments.launchThreads = sorter.segmentLaunchThreads;
-    in.segments.tinyWorkgroup = sorter.tinyMaxCount;
     if (side.offsets != nullptr) in.segments.offsetsWord = uint32_t(side.offsets->offset % alignment / 4u);
     Program program;
     buildProgram(in, &program);

@@ -392,7 +392,6 @@ TEST_CASE("a segmented sort: the tiny, mid-sized and small segments' dispatches,
                 in.segments.size = segments == 1000 ? 77 : 0;
                 in.segments.offsetsWord = 3;
                 in.segments.launchThreads = 1u << 18;
-                in.segments.tinyWorkgroup = 64;
                 const Program p = build(in);
                 const uint32_t passCount = in.passes.passCount;
                 // A class no segment of the count can be in is not recorded.
