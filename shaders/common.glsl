@@ -6,6 +6,8 @@
 //   VKSORT_VALUE_WORDS  0 (keys only), 1 (32-bit values or argsort indices), 2 (64-bit values)
 //   VKSORT_SHUFFLE      1: the device has subgroup shuffles, and full subgroups of 16 lanes or
 //                       more rank their keys in registers (rank.glsl)
+//   VKSORT_SEGMENTED    1: a segmented sort's kernel (vksort_kernels.h); the tile counts and the
+//                       reorder then tile each segment from its start (tile.glsl)
 // Nothing here assumes a subgroup size: subgroups may hold 1 to 128 invocations and need not
 // be full, so positions inside a tile come from ballots of the active lanes, never from
 // gl_SubgroupSize or gl_LocalInvocationIndex arithmetic, unless denseSubgroups() proves every
@@ -28,6 +30,9 @@
 #ifndef VKSORT_VALUE_WORDS
 #define VKSORT_VALUE_WORDS 0
 #endif
+#ifndef VKSORT_SEGMENTED
+#define VKSORT_SEGMENTED 0
+#endif
 
 layout(local_size_x_id = kSpecWorkgroupSize) in;
 // The subgroups per workgroup the per-subgroup counters of rank.glsl are sized for: the host sets
@@ -39,6 +44,7 @@ layout(push_constant) uniform PushBlock { VksortPushConstants pc; };
 
 const uint KEY_WORDS = VKSORT_KEY_WORDS;
 const uint VALUE_WORDS = VKSORT_VALUE_WORDS;
+const bool SEGMENTED = VKSORT_SEGMENTED != 0;
 #if VKSORT_KEY_WORDS == 1
 #define Key uint
 #else

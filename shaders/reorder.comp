@@ -15,6 +15,11 @@
 // Knowing every destination, the pass also counts the next pass's digits per destination tile
 // (but the last pass), so only the first pass needs the tile-counts step: later passes read each
 // key once instead of twice. See the counts tables' rotation in vksort_config.h.
+//
+// A segmented sort's segment_reorder (SEGMENTED) does the same within its tile's segment
+// (tile.glsl): the first two terms count only the segment's keys and start at the segment's
+// first key. From a scan step, which scans all tiles, they are differences of its prefixes at
+// the segment's first tile, at this tile and after the segment's last tile.
 
 #include "common.glsl"
 #include "tile.glsl"
@@ -45,14 +50,21 @@ bool inlineScan(uint tiles) {
     return (pc.flags & kFlagIndirect) != 0u ? vksortInlineScan(tiles, pc.inlineScanMaxTiles) : (pc.flags & kFlagInlineScan) != 0u;
 }
 
-// Where this tile's digits go, into s_digitTotal and s_tilePrefix: after a scan step, the pass's
-// totals, the tile's prefix within its range and, past the first range, the range's prefix (see
-// scan.comp); with few tiles (inlineScan), sums of the counts table made here. Also zeroes this
+// Where this tile's digits go, into s_digitTotal and s_tilePrefix (over the tile's segment, which
+// is every tile when not SEGMENTED): after a scan step, from the scanned prefixes; with few tiles
+// (inlineScan), sums of the counts table made here. Also zeroes this
 // tile's entries of the counts table that the pass after next adds into (their last reader was
 // the previous pass) and the next pass's counts in shared memory. A deciding reorder with an
 // inline scan also gathers every tile's varying bits (as it sums every tile's counts,
 // each workgroup for itself: passes.glsl). Published by the next barrier.
-void fetchDigitStarts(uint tile, uint tiles) {
+// The count of `digit` in the tiles before `tile` (< tiles), once the scan step is done: the tile's
+// prefix within its range and, past the first range, the range's prefix (see scan.comp).
+uint scannedPrefix(uint digit, uint tile, uint tiles) {
+    uint range = tile / scanRangeTiles(tiles);
+    return (range == 0u ? 0u : tables[rangeTotalsEntry(range, digit)]) + tables[countEntry(pc.countTable, digit, tile)];
+}
+
+void fetchDigitStarts(uint tile, uint tiles, TileSpan span) {
     uint invocation = gl_LocalInvocationIndex;
     if (inlineScan(tiles)) {
         // Invocation i sums digits 4(i % 4) to 4(i % 4) + 3, one 16-byte load per tile, striding
@@ -67,11 +79,11 @@ void fetchDigitStarts(uint tile, uint tiles) {
         gatherDecision(tiles);
         uint quad = invocation % 4u, lanes = gl_WorkGroupSize.x / 4u;
         uvec4 all = uvec4(0u), before = uvec4(0u);
-        for (uint first = invocation / 4u; first < tiles; first += INLINE_SCAN_LOADS * lanes) {
+        for (uint first = span.firstTile + invocation / 4u; first < span.endTile; first += INLINE_SCAN_LOADS * lanes) {
             uvec4 c[INLINE_SCAN_LOADS];
             [[unroll]] for (uint k = 0u; k < INLINE_SCAN_LOADS; ++k) {
                 uint t = first + k * lanes;
-                c[k] = t < tiles ? tableQuads[countQuadEntry(pc.countTable, quad, t)] : uvec4(0u);
+                c[k] = t < span.endTile ? tableQuads[countQuadEntry(pc.countTable, quad, t)] : uvec4(0u);
             }
             [[unroll]] for (uint k = 0u; k < INLINE_SCAN_LOADS; ++k) {
                 all += c[k];
@@ -83,10 +95,16 @@ void fetchDigitStarts(uint tile, uint tiles) {
             atomicAdd(s_tilePrefix[4u * quad + i], before[i]);
         }
     } else if (invocation < kRadix) {
-        uint range = tile / scanRangeTiles(tiles);
-        s_digitTotal[invocation] = tables[totalsEntry(pc.pass, invocation)];
-        s_tilePrefix[invocation] = (range == 0u ? 0u : tables[rangeTotalsEntry(range, invocation)]) +
-                                   tables[countEntry(pc.countTable, invocation, tile)];
+        uint digit = invocation;
+        uint total = tables[totalsEntry(pc.pass, digit)];
+        uint prefix = scannedPrefix(digit, tile, tiles);
+        if (SEGMENTED) {
+            uint first = scannedPrefix(digit, span.firstTile, tiles);
+            total = (span.endTile < tiles ? scannedPrefix(digit, span.endTile, tiles) : total) - first;
+            prefix -= first;
+        }
+        s_digitTotal[digit] = total;
+        s_tilePrefix[digit] = prefix;
     }
     if (invocation < kRadix) tables[countEntry(pc.zeroCountTable, invocation, tile)] = 0u;
     for (uint i = invocation; i < kNextCountSlots; i += gl_WorkGroupSize.x) s_nextCounts[i] = 0u;
@@ -94,34 +112,35 @@ void fetchDigitStarts(uint tile, uint tiles) {
 
 // s_digitOffset, and the first destination tile of each digit's run, from the digit starts and
 // the ranked tile. Published by the next barrier.
-void placeDigits() {
+void placeDigits(TileSpan span) {
     uint digit = gl_LocalInvocationIndex;
     if (digit < kRadix) {
-        uint global = s_tilePrefix[digit];
+        uint global = span.segmentBase + s_tilePrefix[digit];
         [[unroll]] for (uint d = 0u; d < kRadix; ++d) global += d < digit ? s_digitTotal[d] : 0u;
         s_digitOffset[digit] = global - localDigitStart(digit);
-        s_firstDestinationTile[digit] = global / TILE_SIZE;
+        s_firstDestinationTile[digit] = tileOfPosition(global, span);
     }
 }
 
 // One key of scatterKeysCountingNext.
-void scatterKeyCountingNext(Key key, uint slot, DigitMap map, DigitMap next) {
+void scatterKeyCountingNext(Key key, uint slot, DigitMap map, DigitMap next, TileSpan span) {
     uint digit = digitOf(key, map);
     uint destination = s_digitOffset[digit] + slot;
     keysOut[destination] = key;
-    uint which = destination / TILE_SIZE - s_firstDestinationTile[digit];
+    uint which = tileOfPosition(destination, span) - s_firstDestinationTile[digit];
     atomicAdd(s_nextCounts[(digit * 2u + which) * kRadix + digitOf(key, next)], 1u);
 }
 
 // scatterKeys, also counting the next pass's digits per destination tile in shared memory.
-void scatterKeysCountingNext(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map, DigitMap next) {
+void scatterKeysCountingNext(Key keys[KEYS_PER_THREAD], uint valid, TileLayout place, DigitMap map, DigitMap next,
+                             TileSpan span) {
     if (valid == TILE_SIZE) {
-        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) scatterKeyCountingNext(keys[j], tileSlot(place, j), map, next);
+        [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) scatterKeyCountingNext(keys[j], tileSlot(place, j), map, next, span);
         return;
     }
     [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
         uint slot = tileSlot(place, j);
-        if (slot < valid) scatterKeyCountingNext(keys[j], slot, map, next);
+        if (slot < valid) scatterKeyCountingNext(keys[j], slot, map, next, span);
     }
 }
 
@@ -144,8 +163,9 @@ void main() {
     if (tile >= tiles) return;
     PassChoice pass = choosePass(inlineScan(tiles));
     if (!pass.runs) return;
-    uint tileBase = tile * TILE_SIZE;
-    uint valid = min(TILE_SIZE, elementCount() - tileBase);
+    TileSpan span = tileSpan(tile, tiles, elementCount());
+    uint tileBase = span.base;
+    uint valid = span.valid;
     TileLayout place = tileLayout(KEYS_PER_THREAD);
 
     // The keys' loads first, then the counts' (their latency hides behind the ranking).
@@ -153,17 +173,17 @@ void main() {
     Key keys[KEYS_PER_THREAD];
     loadKeys(keys, tileBase, valid, place);
     if (EARLY_VALUES) keysToSortOrder(keys, map);
-    fetchDigitStarts(tile, tiles);
+    fetchDigitStarts(tile, tiles, span);
     if (!EARLY_VALUES) keysToSortOrder(keys, map);
     setDigits(keys, valid, place, map);
     rankTile(false); // (its barriers also publish the shared words written above)
     decidePass(pass, tile);
-    placeDigits();
+    placeDigits(span);
     Value values[KEYS_PER_THREAD];
     if (EARLY_VALUES) loadValues(values, tileBase, valid, place);
     exchangeKeys(keys, place, VALUE_WORDS > 0u); // (its barrier publishes placeDigits' words)
     // The last pass that runs maps the keys back to the caller's bit patterns and counts nothing.
-    if (!pass.last) scatterKeysCountingNext(keys, valid, place, map, digitMap(pass.nextShift, pc.endBit));
+    if (!pass.last) scatterKeysCountingNext(keys, valid, place, map, digitMap(pass.nextShift, pc.endBit), span);
     else scatterKeys(keys, valid, place, map, mapsKeys(map));
     scatterValues(keys, values, tileBase, valid, place, map);
     if (!pass.last) publishNextCounts();

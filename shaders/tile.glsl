@@ -13,6 +13,40 @@ const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 layout(constant_id = kSpecWholeTileCopies) const bool WHOLE_TILE_COPIES = true;
 bool wholeTileCopy(uint valid) { return WHOLE_TILE_COPIES && valid == TILE_SIZE; }
 
+// Which keys a tile holds. A sort tiles its keys from the first. A segmented sort's uniform
+// segments larger than one workgroup's sort (SEGMENTED: segment_counts, segment_reorder) tile
+// each segment from its start: segment s of pc.segmentSize keys (the host clamps it to the count)
+// owns tiles [s * per, (s + 1) * per), per = ceil(pc.segmentSize / TILE_SIZE), the last segment
+// as many as its keys fill, so that no tile holds keys of two segments and the passes sort each
+// segment on its own: a reorder places its keys after its segment's keys of smaller digits
+// (reorder.comp).
+struct TileSpan {
+    uint base;          // the tile's first key
+    uint valid;         // its keys (at least 1)
+    uint segmentBase;   // its segment's first key: 0 when not SEGMENTED
+    uint firstTile;     // its segment's tiles, [firstTile, endTile): every tile when not SEGMENTED
+    uint endTile;
+};
+
+TileSpan tileSpan(uint tile, uint tiles, uint count) {
+    if (!SEGMENTED) return TileSpan(tile * TILE_SIZE, min(TILE_SIZE, count - tile * TILE_SIZE), 0u, 0u, tiles);
+    uint per = vksortCeilDiv(pc.segmentSize, TILE_SIZE);
+    uint segment = tile / per;
+    TileSpan span;
+    span.firstTile = segment * per;
+    span.endTile = min(span.firstTile + per, tiles);
+    span.segmentBase = segment * pc.segmentSize;
+    uint local = (tile - span.firstTile) * TILE_SIZE;
+    span.base = span.segmentBase + local;
+    span.valid = min(TILE_SIZE, min(pc.segmentSize, count - span.segmentBase) - local);
+    return span;
+}
+
+// The tile that holds position `position` of the span's segment.
+uint tileOfPosition(uint position, TileSpan span) {
+    return SEGMENTED ? span.firstTile + (position - span.segmentBase) / TILE_SIZE : position / TILE_SIZE;
+}
+
 // The keys of the tile at `tileBase` in tile-slot order (tileSlot): keys[j] is slot
 // tileSlot(place, j), and slots from `valid` on (past the input) hold Key(0u). All loads are
 // issued before any is used; a whole tile's loop has no test against `valid`.

@@ -49,8 +49,7 @@ void main() {
     uint tile = flatWorkgroupIndex();
     SortSize size = sortSize(tile == 0u && gl_LocalInvocationIndex == 0u);
     if (tile >= size.tiles) return;
-    uint count = size.count;
-    uint tileBase = tile * TILE_SIZE;
+    TileSpan span = tileSpan(tile, size.tiles, size.count);
     DigitMap map = digitMap(pc.shift, pc.endBit);
 
     if (gl_LocalInvocationIndex < kRadix) s_tileCounts[gl_LocalInvocationIndex] = 0u;
@@ -62,9 +61,11 @@ void main() {
     uvec4 counters = uvec4(0u);
     uvec2 nibbles = uvec2(0u);
     OrderedKey differs = OrderedKey(0u);
-    if (KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && tileBase + TILE_SIZE <= count) {
+    // (A segment's tiles start wherever the segment does: whole ones take vectors where aligned.)
+    if (KEYS_PER_THREAD % KEYS_PER_VECTOR == 0u && span.valid == TILE_SIZE &&
+        (!SEGMENTED || span.base % KEYS_PER_VECTOR == 0u)) {
         uvec4 vectors[VECTORS_PER_THREAD];
-        uint first = tileBase / KEYS_PER_VECTOR + gl_LocalInvocationIndex;
+        uint first = span.base / KEYS_PER_VECTOR + gl_LocalInvocationIndex;
         [[unroll]] for (uint i = 0u; i < VECTORS_PER_THREAD; ++i) {
             vectors[i] = keysInVectors[first + i * gl_WorkGroupSize.x];
         }
@@ -77,11 +78,10 @@ void main() {
             }
         }
     } else {
-        uint valid = min(TILE_SIZE, count - tileBase);
         [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
             uint slot = j * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-            if (slot < valid) {
-                OrderedKey ordered = orderedKey(keysIn[tileBase + slot], map);
+            if (slot < span.valid) {
+                OrderedKey ordered = orderedKey(keysIn[span.base + slot], map);
                 noteVarying(differs, ordered, reference);
                 countDigit(digitOf(ordered, map), nibbles);
             }

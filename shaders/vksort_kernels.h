@@ -6,13 +6,15 @@
  * shaders/<source>.comp, and the function that gives its shared memory in src/plan.hpp): see
  * docs/DESIGN.md.
  *
- * Columns: the enum name; the shader, shaders/<source>.comp, which also starts its variants'
- * names; 1 if it has a variant per key width (_k1, _k2: VKSORT_KEY_WORDS); 1 if it has one per
+ * Columns: the enum name; the name that starts its variants' names (its SPIR-V's and its
+ * pipelines'); the shader, shaders/<source>.comp; 1 if it has a variant per key width (_k1, _k2: VKSORT_KEY_WORDS); 1 if it has one per
  * value width (_v0, _v1, _v2: VKSORT_VALUE_WORDS); 1 if it has a _shuffle twin for devices with
  * subgroup shuffles (VKSORT_SHUFFLE=1); 1 if it has a twin that sorter variants run
  * (src/variant.hpp; the _skip twin, VKSORT_SKIP_PASSES=1); 1 if, in such a variant, some steps
  * run a second pipeline of that twin, specialized with kSpecVariantPipeline; 1 if only sorters
- * created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT create it; the tile it is specialized with (0:
+ * created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT create it (compiled with
+ * VKSORT_SEGMENTED=1: segment_counts and segment_reorder are the tile counts and the reorder with
+ * tiles that start at segment starts); the tile it is specialized with (0:
  * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup, 3: the tiny
  * segments' workgroup); the C++ function
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
@@ -20,11 +22,13 @@
  * of its workgroups resident.
  * Rows are in the order pipelines are created and listed. One row per line, nothing else on it:
  * CMake reads these lines with a regular expression. */
-VKSORT_KERNEL(TileCounts, tile_counts, 1, 0, 0, 1, 0, 0, 0, tileCountsSharedMemoryBytes)
-VKSORT_KERNEL(Scan, scan, 0, 0, 0, 1, 1, 0, 2, scanSharedMemoryBytes)
-VKSORT_KERNEL(Reorder, reorder, 1, 1, 0, 1, 1, 0, 0, reorderSharedMemoryBytes)
-VKSORT_KERNEL(Single, single, 1, 1, 1, 0, 0, 0, 1, singleSharedMemoryBytes)
-VKSORT_KERNEL(SegmentTiny, segment_tiny, 1, 1, 0, 0, 0, 1, 3, tinySharedMemoryBytes)
-VKSORT_KERNEL(SegmentMid, segment_mid, 1, 1, 1, 0, 0, 1, 0, singleSharedMemoryBytes)
-VKSORT_KERNEL(SegmentSingle, segment_single, 1, 1, 1, 0, 0, 1, 1, singleSharedMemoryBytes)
-VKSORT_KERNEL(SegmentPass, segment_pass, 1, 1, 0, 0, 0, 1, 0, segmentPassSharedMemoryBytes)
+VKSORT_KERNEL(TileCounts, tile_counts, tile_counts, 1, 0, 0, 1, 0, 0, 0, tileCountsSharedMemoryBytes)
+VKSORT_KERNEL(Scan, scan, scan, 0, 0, 0, 1, 1, 0, 2, scanSharedMemoryBytes)
+VKSORT_KERNEL(Reorder, reorder, reorder, 1, 1, 0, 1, 1, 0, 0, reorderSharedMemoryBytes)
+VKSORT_KERNEL(Single, single, single, 1, 1, 1, 0, 0, 0, 1, singleSharedMemoryBytes)
+VKSORT_KERNEL(SegmentTiny, segment_tiny, segment_tiny, 1, 1, 0, 0, 0, 1, 3, tinySharedMemoryBytes)
+VKSORT_KERNEL(SegmentMid, segment_mid, segment_mid, 1, 1, 1, 0, 0, 1, 0, singleSharedMemoryBytes)
+VKSORT_KERNEL(SegmentSingle, segment_single, segment_single, 1, 1, 1, 0, 0, 1, 1, singleSharedMemoryBytes)
+VKSORT_KERNEL(SegmentPass, segment_pass, segment_pass, 1, 1, 0, 0, 0, 1, 0, segmentPassSharedMemoryBytes)
+VKSORT_KERNEL(SegmentCounts, segment_counts, tile_counts, 1, 0, 0, 0, 0, 1, 0, tileCountsSharedMemoryBytes)
+VKSORT_KERNEL(SegmentReorder, segment_reorder, reorder, 1, 1, 0, 0, 0, 1, 0, reorderSharedMemoryBytes)

@@ -70,8 +70,7 @@ VkResult vksort::describeBuffers(const VksortSorter_T& sorter, const VksortBindi
     out->values = hasValues ? VksortBufferRange{info.values.buffer, info.values.offset, required.values.size}
                             : VksortBufferRange{};
     out->scratch = {info.scratch.buffer, info.scratch.offset, required.scratch.size};
-    out->layout = planScratch(sorter.tile, info.maxCount, vksortKeySize(info.keyType), vksortValueSize(info.valueType),
-                              scratchAlignment(sorter));
+    out->layout = sorterScratch(sorter, info.maxCount, vksortKeySize(info.keyType), vksortValueSize(info.valueType));
     return VK_SUCCESS;
 }
 

@@ -13,7 +13,7 @@
 namespace vksort {
 
 enum class Kernel : uint32_t {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, segmented, tile, sharedMemory) id,
+#define VKSORT_KERNEL(id, name, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, segmented, tile, sharedMemory) id,
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
@@ -22,7 +22,7 @@ enum class Kernel : uint32_t {
 enum class KernelTile : uint32_t { Main, Single, Scan, Tiny };
 
 struct KernelInfo {
-    const char* source;  // shaders/<source>.comp, and its variants' name prefix
+    const char* name;    // its variants' name prefix (shaders/vksort_kernels.h names its source)
     bool perKeyWidth;    // a variant per key width: _k1, _k2
     bool perValueWidth;  // a variant per value width: _v0, _v1, _v2
     bool shuffleTwin;    // a _shuffle twin, used on devices with subgroup shuffles
@@ -35,8 +35,8 @@ struct KernelInfo {
 };
 
 inline constexpr KernelInfo kKernels[] = {
-#define VKSORT_KERNEL(id, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, segmented, tile, sharedMemory) \
-    {#source, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, variantTwin != 0, secondPipeline != 0, segmented != 0, KernelTile(tile), sharedMemory},
+#define VKSORT_KERNEL(id, name, source, perKeyWidth, perValueWidth, shuffleTwin, variantTwin, secondPipeline, segmented, tile, sharedMemory) \
+    {#name, perKeyWidth != 0, perValueWidth != 0, shuffleTwin != 0, variantTwin != 0, secondPipeline != 0, segmented != 0, KernelTile(tile), sharedMemory},
 #include "../shaders/vksort_kernels.h"
 #undef VKSORT_KERNEL
 };
@@ -45,13 +45,13 @@ constexpr uint32_t kKernelCount = sizeof(kKernels) / sizeof(kKernels[0]);
 inline const KernelInfo& kernelInfo(Kernel kernel) { return kKernels[uint32_t(kernel)]; }
 
 // The SPIR-V variant of a kernel for a key width index (0: 32-bit, 1: 64-bit) and a value width
-// index (0 none, 1: 32-bit, 2: 64-bit): "<source>[_k<words>][_v<words>][_shuffle][<twin suffix>]"
+// index (0 none, 1: 32-bit, 2: 64-bit): "<name>[_k<words>][_v<words>][_shuffle][<twin suffix>]"
 // (a sorter variant's, src/variant.hpp); the indices and twins a kernel does not vary by are
 // ignored.
 inline std::string variantName(Kernel kernel, uint32_t keyWidth, uint32_t valueWidth, bool shuffle,
                                const char* twinSuffix = "") {
     const KernelInfo& k = kernelInfo(kernel);
-    std::string name = k.source;
+    std::string name = k.name;
     if (k.perKeyWidth) name += "_k" + std::to_string(keyWidth + 1);
     if (k.perValueWidth) name += "_v" + std::to_string(valueWidth);
     if (k.shuffleTwin && shuffle) name += "_shuffle";

@@ -69,6 +69,8 @@ constexpr uint64_t kVectorAlignment = 16;
 // Alignment of the keys range, of the scratch range and of every region inside it: the device's
 // storage-buffer offset alignment, and at least kVectorAlignment.
 uint64_t scratchAlignment(const VksortSorter_T& sorter);
+// The scratch layout of `maxCount` keys and values of these sizes for the sorter's sorts.
+ScratchLayout sorterScratch(const VksortSorter_T& sorter, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes);
 bool validValueType(VksortValueType type);
 // Whether the sorter compiled the pipelines of this format (see VksortSorterCreateInfo::keyTypes).
 bool serves(const VksortSorter_T& sorter, VksortKeyType keyType, VksortValueType valueType);

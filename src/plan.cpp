@@ -78,9 +78,9 @@ uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, ui
 }
 
 ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
-                          uint64_t alignment) {
+                          uint64_t alignment, uint32_t extraTiles) {
     ScratchLayout layout;
-    layout.rowStride = ceilDiv(maxCount, config.tileSize());
+    layout.rowStride = ceilDiv(maxCount, config.tileSize()) + extraTiles;
     layout.keysOffset = 0;
     layout.keysBytes = uint64_t(maxCount) * keyBytes;
     uint64_t next = alignUp(layout.keysBytes, alignment);

@@ -110,11 +110,19 @@ struct ScratchLayout {
     // An indirect sort's launch arguments (kBindingLaunchArgs of kSetLaunch): kLaunchWords words.
     uint64_t launchOffset = 0, launchBytes = 0;
     uint64_t totalBytes = 0;
-    uint32_t rowStride = 0; // tiles per counts table: the capacity's tile count
+    uint32_t rowStride = 0; // tiles per counts table: the capacity's tile count, and extraTiles
 };
 
+// `extraTiles`: tiles a sort may need beyond the capacity's (segmentExtraTiles).
 ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
-                          uint64_t alignment);
+                          uint64_t alignment, uint32_t extraTiles = 0);
+
+// The tiles a segmented sort may add to a capacity's: uniform segments of more than
+// singleMaxCount keys each start a tile of their own (shaders/tile.glsl), at most one more tile
+// for each such segment and one for the last.
+constexpr uint32_t segmentExtraTiles(uint32_t maxCount, uint32_t singleMaxCount) {
+    return maxCount / (singleMaxCount + 1u) + 1u;
+}
 
 // The digit passes over bits [beginBit, endBit): pass i sorts bits [beginBit + 4i, ...).
 struct PassPlan {

@@ -24,6 +24,11 @@ struct Builder {
     const ProgramInput& in;
     Program& out;
     uint32_t nextTimestamp = 0;
+    // The passes' tiles (a direct sort's), and their kernels: a segmented sort's large uniform
+    // segments take the passes with tiles that start at segment starts (segmentTiles()).
+    uint32_t tiles = 0;
+    Kernel countsKernel = Kernel::TileCounts;
+    Kernel reorderKernel = Kernel::Reorder;
 
     Step& add(Kernel kernel, uint32_t pass, BindingSet set) {
         Step& s = out.steps[out.stepCount++];
@@ -33,7 +38,7 @@ struct Builder {
         s.set = set;
         VksortPushConstants& c = s.constants;
         c.count = in.indirect ? 0u : in.count;
-        c.numTiles = in.indirect ? 0u : ceilDiv(in.count, in.tile.tileSize());
+        c.numTiles = in.indirect ? 0u : tiles;
         c.rowStride = in.rowStride;
         c.shift = in.passes.shift(pass);
         c.endBit = in.passes.endBit;
@@ -45,7 +50,7 @@ struct Builder {
         c.countTable = pass % kCountTables;
         c.nextCountTable = (pass + 1) % kCountTables;
         // The tile counts zero the table the first reorder adds into; each reorder the one after.
-        c.zeroCountTable = (pass + (kernel == Kernel::TileCounts ? 1 : 2)) % kCountTables;
+        c.zeroCountTable = (pass + (kernel == countsKernel ? 1 : 2)) % kCountTables;
         if (in.indirect) {
             s.indirect = true;
         } else {
@@ -78,12 +83,20 @@ struct Builder {
     // An indirect sort plans for its capacity: a count read on the GPU has at most its tiles, so
     // where those are few enough for every reorder to scan inline, no scan step is recorded (the
     // tile counts then find an inline scan for any count).
-    void buildPasses(uint32_t indexFlag) {
+    // A segmented sort's passes (buildSegmentTiles) find each tile's offsets over its segment's
+    // tiles, at most `segmentTiles`, take no sorter variant and push the segments.
+    void buildPasses(uint32_t indexFlag, uint32_t segmentTiles = 0) {
         const uint32_t passCount = in.passes.passCount;
-        const uint32_t tiles = ceilDiv(in.indirect ? in.maxCount : in.count, in.tile.tileSize());
-        const bool inlineScan = vksortInlineScan(tiles, in.scan.inlineMaxTiles);
+        const uint32_t planned = in.indirect ? ceilDiv(in.maxCount, in.tile.tileSize()) : tiles;
+        const bool segmented = segmentTiles != 0;
+        const bool inlineScan = vksortInlineScan(segmented ? segmentTiles : planned, in.scan.inlineMaxTiles);
+        auto segmentsOf = [&](Step& s) {
+            if (!segmented) return;
+            s.constants.segmentCount = in.segments.count;
+            s.constants.segmentSize = std::min(in.segments.size, in.count);
+        };
         if (!in.indirect) {
-            add(Kernel::TileCounts, 0, kSetForward);
+            segmentsOf(add(countsKernel, 0, kSetForward));
             timestampsThrough(1);
         }
         for (uint32_t p = 0; p < passCount; ++p) {
@@ -91,12 +104,13 @@ struct Builder {
             if (!inlineScan) {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kLaunchScanArgs;
-                if (!in.indirect) scan.grid = Grid{in.scan.workgroups(tiles), 1};
-                chooseVariant(scan, inlineScan);
+                if (!in.indirect) scan.grid = Grid{in.scan.workgroups(planned), 1};
+                if (!segmented) chooseVariant(scan, inlineScan);
             }
-            Step& reorder = add(Kernel::Reorder, p, set);
+            Step& reorder = add(reorderKernel, p, set);
             reorder.argsWord = kLaunchTileArgs;
-            chooseVariant(reorder, inlineScan);
+            segmentsOf(reorder);
+            if (!segmented) chooseVariant(reorder, inlineScan);
             reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
             if (inlineScan && !in.indirect) reorder.constants.flags |= kFlagInlineScan;
@@ -104,15 +118,37 @@ struct Builder {
         }
     }
 
-    // A segmented sort (shaders/segments.glsl): the tiny segments an invocation per key, the
+    // Uniform segments larger than the single-workgroup sort's (clamped to the count) take the
+    // passes of a sort with tiles that start at segment starts (shaders/tile.glsl): the tile counts
+    // and reorders of the segmented rows, whose offsets stay within each segment, and the scan
+    // steps of a sort, over all tiles, where a segment has more tiles than a reorder sums inline.
+    // False where those tiles would not fit the counts tables (they do in every scratch range
+    // planned for a segmented sorter: src/plan.hpp, segmentExtraTiles).
+    bool buildSegmentTiles(uint32_t indexFlag) {
+        const uint32_t size = std::min(in.segments.size, in.count);
+        if (in.segments.size == 0 || size <= in.singleMaxCount) return false;
+        const uint32_t tile = in.tile.tileSize();
+        const uint32_t segments = std::min(in.segments.count, ceilDiv(in.count, size));
+        const uint32_t perSegment = ceilDiv(size, tile);
+        const uint64_t all = uint64_t(segments - 1) * perSegment + ceilDiv(std::min(size, in.count - (segments - 1) * size), tile);
+        if (all > in.rowStride) return false;
+        tiles = uint32_t(all);
+        countsKernel = Kernel::SegmentCounts;
+        reorderKernel = Kernel::SegmentReorder;
+        buildPasses(indexFlag, perSegment);
+        out.steps[out.stepCount - 1].barrier = Barrier::None;
+        return true;
+    }
+
+    // Other segmented sorts (shaders/segments.glsl): the tiny segments an invocation per key, the
     // mid-sized and small ones a workgroup each, then per pass one workgroup per large segment.
-    // Classes above the largest segment there can be (the count, or the uniform size) are not
-    // recorded. Each dispatch
-    // launches a workgroup per segment, which returns at once for a segment of another class; a
-    // class no segment can be in (the count is below it) is not recorded. The small classes'
-    // results go where the passes leave theirs; the barriers between the dispatches order their
-    // accesses to the same bindings (the ranges they write are disjoint).
+    // Each dispatch launches a workgroup per segment, which returns at once for a segment of
+    // another class; a class above the largest segment there can be (the count, or the uniform
+    // size) is not recorded. The small classes' results go where the passes leave theirs; the
+    // barriers between the dispatches order their accesses to the same bindings (the ranges they
+    // write are disjoint).
     void buildSegments(BindingSet singleSet, uint32_t indexFlag) {
+        if (buildSegmentTiles(indexFlag)) return;
         const uint32_t passCount = in.passes.passCount;
         // The mid-sized class, on the main tile, where that tile lies between the tiny segments
         // and the single-workgroup sort's tile.
@@ -173,6 +209,7 @@ struct Builder {
         // The single-workgroup sort is the first pass and the last at once.
         const uint32_t singleFlags = indexFlag | kFlagMapIn | kFlagMapOut;
 
+        tiles = ceilDiv(in.count, in.tile.tileSize());
         if (!in.indirect && in.count == 0) {
             out.leadingTimestamps = out.timestampCount; // nothing to sort; a profiler still gets its queries
             return;

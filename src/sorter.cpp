@@ -16,6 +16,12 @@ uint64_t scratchAlignment(const VksortSorter_T& sorter) {
     return alignUp(std::max(f.minStorageBufferOffsetAlignment, f.minUniformBufferOffsetAlignment), kVectorAlignment);
 }
 
+ScratchLayout sorterScratch(const VksortSorter_T& sorter, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes) {
+    const bool segmented = (sorter.flags & VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT) != 0;
+    const uint32_t extraTiles = segmented ? segmentExtraTiles(maxCount, sorter.singleTiles[0].tileSize()) : 0;
+    return planScratch(sorter.tile, maxCount, keyBytes, valueBytes, scratchAlignment(sorter), extraTiles);
+}
+
 bool validKeyType(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT32 && type <= VKSORT_KEY_TYPE_FLOAT64; }
 bool validValueType(VksortValueType type) {
     return type >= VKSORT_VALUE_TYPE_NONE && type <= VKSORT_VALUE_TYPE_INDEX;
@@ -252,7 +258,7 @@ VkResult vksort::memoryRequirements(const VksortSorter_T& sorter, const VksortMe
     VksortMemoryRequirements r{};
     r.keys = {uint64_t(info.maxCount) * kb, scratchAlignment(sorter), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     if (vb != 0) r.values = {uint64_t(info.maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
-    ScratchLayout layout = planScratch(sorter.tile, info.maxCount, kb, vb, scratchAlignment(sorter));
+    ScratchLayout layout = sorterScratch(sorter, info.maxCount, kb, vb);
     r.scratch = {layout.totalBytes, scratchAlignment(sorter),
                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
                      VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT};

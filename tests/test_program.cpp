@@ -49,27 +49,32 @@ void checkCountTables(const Program& p) {
     State state[kCountTables] = {Dirty, Dirty, Dirty};
     uint32_t passOf[kCountTables] = {};
     uint32_t passCount = 0;
-    for (uint32_t i = 0; i < p.stepCount; ++i) passCount += p.steps[i].kind == StepKind::Dispatch && p.steps[i].kernel == Kernel::Reorder;
+    // (A segmented sort's tile counts and reorders use the tables as a sort's do.)
+    auto plain = [](Kernel k) {
+        return k == Kernel::SegmentCounts ? Kernel::TileCounts : k == Kernel::SegmentReorder ? Kernel::Reorder : k;
+    };
+    for (uint32_t i = 0; i < p.stepCount; ++i) passCount += p.steps[i].kind == StepKind::Dispatch && plain(p.steps[i].kernel) == Kernel::Reorder;
     for (uint32_t i = 0; i < p.stepCount; ++i) {
         const Step& s = p.steps[i];
         if (s.kind != StepKind::Dispatch) continue;
+        const Kernel kernel = plain(s.kernel);
         const VksortPushConstants& c = s.constants;
         INFO("step " << i << ", pass " << s.pass << ", kernel " << int(s.kernel));
         REQUIRE(c.countTable < kCountTables);
         REQUIRE(c.nextCountTable < kCountTables);
         REQUIRE(c.zeroCountTable < kCountTables);
         CHECK(c.pass == s.pass);
-        if (s.kernel == Kernel::TileCounts) {
+        if (kernel == Kernel::TileCounts) {
             CHECK(s.pass == 0);
             CHECK(c.zeroCountTable != c.countTable);
             state[c.countTable] = Counts;
             passOf[c.countTable] = 0;
             state[c.zeroCountTable] = Zero;
-        } else if (s.kernel == Kernel::Scan) {
+        } else if (kernel == Kernel::Scan) {
             CHECK(state[c.countTable] == Counts);
             CHECK(passOf[c.countTable] == s.pass);
             state[c.countTable] = Prefixes;
-        } else if (s.kernel == Kernel::Reorder) {
+        } else if (kernel == Kernel::Reorder) {
             const bool inlined = (c.flags & kFlagInlineScan) != 0;
             // Indirect sorts decide on the GPU (vksortInlineScan of the tiles launched): both states are valid.
             if (!s.indirect) CHECK(state[c.countTable] == (inlined ? Counts : Prefixes));
@@ -456,4 +461,69 @@ TEST_CASE("a segmented sort: the tiny, mid-sized and small segments' dispatches,
     const Program p = build(empty);
     CHECK(p.stepCount == 0);
     CHECK(p.leadingTimestamps == p.timestampCount);
+}
+
+TEST_CASE("a segmented sort: uniform segments above one workgroup take the passes, a tile each from each segment's start", "[program]") {
+    const uint32_t tile = 2048;
+    for (uint32_t size : {4097u, 50000u, 2048u * 1500u, 1u << 30}) {
+        for (uint32_t count : {4097u * 3u, 50000u * 64u, 5000u * 7u + 3u, 1u << 22}) {
+            for (uint32_t segments : {1u, 3u, 64u, 1u << 20}) {
+                for (uint32_t end : {4u, 32u}) {
+                    INFO("size " << size << ", count " << count << ", segments " << segments << ", bits [0, " << end << ")");
+                    ProgramInput in = input(count, 0, end);
+                    in.tinyMaxCount = 64;
+                    in.rowStride += segmentExtraTiles(in.maxCount, in.singleMaxCount);
+                    in.segments.count = segments;
+                    in.segments.size = size;
+                    in.segments.launchThreads = 1u << 18;
+                    const Program p = build(in);
+                    const uint32_t passCount = in.passes.passCount;
+                    const uint32_t clamped = std::min(size, count);
+                    // Each segment's tiles, counted one segment at a time.
+                    uint32_t tiles = 0, perSegment = ceilDiv(clamped, tile);
+                    for (uint32_t s = 0; s < segments && uint64_t(s) * clamped < count; ++s) {
+                        tiles += ceilDiv(uint32_t(std::min<uint64_t>(clamped, count - uint64_t(s) * clamped)), tile);
+                    }
+                    REQUIRE(tiles <= in.rowStride);
+                    const bool inlineScan = perSegment <= in.scan.inlineMaxTiles;
+                    REQUIRE(p.stepCount == 1 + passCount * (inlineScan ? 1 : 2));
+                    CHECK(p.steps[0].kernel == Kernel::SegmentCounts);
+                    checkTables(p);
+                    checkTimestamps(p);
+                    for (uint32_t i = 0; i < p.stepCount; ++i) {
+                        const Step& s = p.steps[i];
+                        INFO("step " << i);
+                        CHECK(!s.indirect);
+                        CHECK(!s.second);
+                        CHECK(s.constants.numTiles == tiles);
+                        CHECK(s.constants.count == count);
+                        if (s.kernel == Kernel::Scan) {
+                            CHECK(s.grid.x == in.scan.workgroups(tiles));
+                            continue;
+                        }
+                        CHECK((s.kernel == Kernel::SegmentCounts || s.kernel == Kernel::SegmentReorder));
+                        CHECK(uint64_t(s.grid.x) * s.grid.y >= tiles);
+                        CHECK(s.constants.segmentCount == segments);
+                        CHECK(s.constants.segmentSize == clamped);
+                        if (s.kernel == Kernel::SegmentReorder) {
+                            CHECK(((s.constants.flags & kFlagInlineScan) != 0) == inlineScan);
+                            CHECK(s.set == (s.pass % 2 == 0 ? kSetForward : kSetBackward));
+                            CHECK(((s.constants.flags & kFlagMapIn) != 0) == (s.pass == 0));
+                        }
+                        CHECK(s.barrier == (i + 1 == p.stepCount ? Barrier::None : Barrier::Compute));
+                    }
+                }
+            }
+        }
+    }
+    // Counts tables planned without the segments' extra tiles: the segments fall back to a
+    // workgroup each per pass.
+    ProgramInput in = input(50000 * 64, 0, 32);
+    in.tinyMaxCount = 64;
+    in.segments.count = 64;
+    in.segments.size = 50000;
+    REQUIRE(ceilDiv(50000, tile) * 64 > in.rowStride);
+    const Program p = build(in);
+    CHECK(countKernel(p, Kernel::SegmentCounts) == 0);
+    CHECK(countKernel(p, Kernel::SegmentPass) == in.passes.passCount);
 }

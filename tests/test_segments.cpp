@@ -308,6 +308,53 @@ TEST_CASE("segmented sorts with a made-up tuning row: every class, workgroups ta
     vksortDestroySorter(sorter);
 }
 
+TEST_CASE("segmented sorts of large uniform segments: scan steps over one and several ranges",
+          "[segments]") {
+    // A main tile of 192 keys, one workgroup up to 384, a scan step from 3 tiles per segment, one
+    // range up to 8 tiles, ranges of at least 4: segments of 385 to 1000 keys take the passes with
+    // tiles of their own, and their offsets come from a scan of every segment's tiles.
+    vksort::TuningRow row = vksort::kTuningTable[0];
+    row.match = {0x1234, 16, 0};
+    row.tile = {64, 3};
+    row.single = {6, 128, 2, 1, true};
+    row.scan.inlineMaxTiles = 2;
+    row.scan.oneRangeMaxTiles = 8;
+    row.scan.rangeMinTiles = 4;
+    row.scan.itemsPerThread = 2;
+    vkctx::Context& ctx = vktest::context();
+    for (bool skip : {false, true}) {
+        INFO("skipping constant digits " << skip);
+        vktest::SorterOptions options;
+        options.segmented = true;
+        options.skipPasses = skip;
+        VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
+        VksortSorter sorter = VK_NULL_HANDLE;
+        REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+        const bool push = (info.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) != 0;
+        const struct {
+            uint32_t size, segments, count;
+        } layouts[] = {{385, 2, 770}, {1000, 8, 8000}, {1001, 30, 29 * 1001 + 500}, {600, 3, 5000}};
+        for (const auto& l : layouts) {
+            for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT64}) {
+                const VksortValueType value = key == VKSORT_KEY_TYPE_UINT32 ? VKSORT_VALUE_TYPE_INDEX : VKSORT_VALUE_TYPE_UINT32;
+                for (uint32_t end : {0u, 12u}) {
+                    SegmentCase c;
+                    c.key = key;
+                    c.value = value;
+                    c.order = end == 0 ? VKSORT_ORDER_DESCENDING : VKSORT_ORDER_ASCENDING;
+                    c.endBit = end;
+                    c.segmentSize = l.size;
+                    c.segmentCount = l.segments;
+                    c.count = l.count;
+                    c.seed = l.size + end;
+                    sortSegmentsAndCheck(c, push, sorter);
+                }
+            }
+        }
+        vksortDestroySorter(sorter);
+    }
+}
+
 TEST_CASE("segmented sorts refuse invalid usage", "[segments][misuse]") {
     vkctx::Context& ctx = vktest::context();
     VksortSorter plain = vktest::sorter();

@@ -247,8 +247,10 @@ typedef enum VksortSorterCreateFlagBits {
      * copy of the count; each dispatch and the recording may take longer than with bound sets,
      * depending on the driver (docs/PERFORMANCE.md, "Buffers at record time"). */
     VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT = 0x00000020,
-    /* The sorter also compiles the segmented sort's pipelines (four per served format), which
-     * vksortCmdSortSegments needs; without this flag it returns VK_ERROR_VALIDATION_FAILED_EXT. */
+    /* The sorter also compiles the segmented sort's pipelines (five per served format and one per
+     * key width), which vksortCmdSortSegments needs; without this flag it returns
+     * VK_ERROR_VALIDATION_FAILED_EXT. Its scratch has room for the counts of a few more tiles
+     * (VksortMemoryRequirements::scratch). */
     VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT = 0x00000040,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
@@ -430,7 +432,10 @@ typedef struct VksortMemoryRequirements {
      * (as large as keys plus values), the digit totals, the scan's range totals and the tile
      * tables (each tile's digit counts and varying bits), the passes that run with each pass's
      * launch arguments and a spare range of the same size, and an indirect sort's launch
-     * arguments (together 1.2-1.9 KiB, with the device's offset alignment); for a
+     * arguments (together 1.2-1.9 KiB, with the device's offset alignment); for a sorter
+     * created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT the tile tables have room for one more
+     * tile per singleDispatchMaxCount + 1 keys (VksortSorterProperties), as segments start tiles
+     * of their own (vksortCmdSortSegments); for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of
      * that range (which passes run) are also bound as a uniform buffer (the reported usage and
      * alignment allow it for every sorter, so one scratch buffer serves either kind). Its contents
@@ -632,18 +637,22 @@ typedef struct VksortSegmentsInfo {
  * vksortGetSortResult says for pInfo (by the pass count alone): within it each segment's keys
  * occupy the segment's positions. Keys outside every segment are left as they are in your
  * buffers, and where the result is in the scratch buffer those positions of it are undefined.
- * The sorter must have been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Segments are
- * sorted by size class, every class in one dispatch: up to 64 keys (the tuning row's) an
- * invocation per key, in a bounded grid whose workgroups take the segments in batches; up to
- * tileSize keys, then up to singleDispatchMaxCount (VksortSorterProperties), inside one
- * workgroup each, every pass, with the tile of that size; larger ones one dispatch per
- * pass, in which one workgroup moves each such segment tile by tile, so a few very large segments
- * take far longer than one vksortCmdSort of their keys. All but the first launch a workgroup per
+ * The sorter must have been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Uniform
+ * segments of more than singleDispatchMaxCount keys (VksortSorterProperties; segmentSize clamped
+ * to the count) take the digit passes of vksortCmdSort, with tiles that start at segment starts
+ * and offsets found within each segment: about the time of one vksortCmdSort of their keys.
+ * Otherwise segments are sorted by size class, every class in one dispatch: up to 64 keys (the
+ * tuning row's) an invocation per key, in a bounded grid whose workgroups take the segments in
+ * batches; up to tileSize keys, then up to singleDispatchMaxCount, inside one workgroup each,
+ * every pass, with the tile of that size; larger ones (given by offsets) one dispatch per pass,
+ * in which one workgroup moves each such segment tile by tile, so a few very large segments take
+ * far longer than one vksortCmdSort of their keys. All but the first launch a workgroup per
  * segment, which returns at once for a segment of another class. Classes above the largest
  * segment there can be (the count, or segmentSize) are not recorded: uniform segments of a few
  * keys take one dispatch. The sort skips no passes (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT does
  * not apply). With a timestamp query pool it writes vksortTimestampQueryCount(passCount) queries:
- * query 0 before, query 1 after the small segments' dispatches, query 2 + p after pass p's. Returns
+ * query 0 before, query 1 after the small segments' dispatches (or the large uniform segments'
+ * tile counts), query 2 + p after pass p's. Returns
  * VK_ERROR_VALIDATION_FAILED_EXT for what vksortCmdSort refuses, a NULL pSegments, a sorter
  * without the flag, segmentCount 0 or above 2^31, offsets without push descriptors or with a
  * VK_NULL_HANDLE buffer, an offsetsOffset that is not a multiple of 4 or whose offsets wrap or pass
