@@ -7,7 +7,8 @@
 //   VKSORT_SHUFFLE      1: the device has subgroup shuffles, and full subgroups of 16 lanes or
 //                       more rank their keys in registers (rank.glsl)
 //   VKSORT_SEGMENTED    1: a segmented sort's kernel (vksort_kernels.h); the tile counts and the
-//                       reorder then tile each segment from its start (tile.glsl)
+//                       reorder then tile each segment from its start (tile.glsl); 2: the same
+//                       for segments by offsets, from the classify step's lists
 // Nothing here assumes a subgroup size: subgroups may hold 1 to 128 invocations and need not
 // be full, so positions inside a tile come from ballots of the active lanes, never from
 // gl_SubgroupSize or gl_LocalInvocationIndex arithmetic, unless denseSubgroups() proves every
@@ -45,6 +46,7 @@ layout(push_constant) uniform PushBlock { VksortPushConstants pc; };
 const uint KEY_WORDS = VKSORT_KEY_WORDS;
 const uint VALUE_WORDS = VKSORT_VALUE_WORDS;
 const bool SEGMENTED = VKSORT_SEGMENTED != 0;
+const bool SEGMENT_LISTS = VKSORT_SEGMENTED == 2;
 #if VKSORT_KEY_WORDS == 1
 #define Key uint
 #else

@@ -159,7 +159,7 @@ void publishNextCounts() {
 
 void main() {
     uint tile = flatWorkgroupIndex();
-    uint tiles = launchedTileCount();
+    uint tiles = passTileCount();
     if (tile >= tiles) return;
     PassChoice pass = choosePass(inlineScan(tiles));
     if (!pass.runs) return;

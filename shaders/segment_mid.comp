@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #version 450
 // A segmented sort's mid-sized segments, of more than pc.tinyMaxCount keys and at most
-// pc.midMaxCount, the main tile (this kernel's): workgroup s sorts segment s inside the workgroup,
+// pc.midMaxCount, the main tile (this kernel's): each workgroup sorts one (segments.glsl) inside the workgroup,
 // as segment_single.comp sorts the segments up to the larger tile of the single-workgroup sort, in
 // half its shared memory and half its invocation steps, so that more of its workgroups run at once.
 // The output binding is wherever the passes leave their result, which may be the input buffer
@@ -14,10 +14,7 @@
 #include "segments.glsl"
 
 void main() {
-    uint segment = flatWorkgroupIndex();
-    if (segment >= pc.segmentCount) return;
-    uvec2 range = segmentRange(segment);
-    uint count = range.y - range.x;
-    if (count <= pc.tinyMaxCount || count > min(pc.midMaxCount, TILE_SIZE)) return;
-    sortInWorkgroup(range.x, count);
+    uvec2 range;
+    if (!classRange(midListOffset(), kInfoMidMembers, pc.tinyMaxCount, min(pc.midMaxCount, TILE_SIZE), range)) return;
+    sortInWorkgroup(range.x, range.y - range.x);
 }

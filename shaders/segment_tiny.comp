@@ -4,7 +4,7 @@
 // size), taken in batches (segments.glsl) and sorted one after another, an invocation per key. A key's place in its segment is the
 // number of the segment's keys that sort before it: smaller in the sorted bits, or equal and
 // earlier, which keeps equal keys in input order. One comparison per key of the segment and no
-// passes, so segments of a few keys cost little more than their reads and writes. Larger segments are segment_single.comp's and segment_pass.comp's. The
+// passes, so segments of a few keys cost little more than their reads and writes. Larger segments are the other classes'. The
 // output binding is wherever the passes leave their result, which may be the input buffer itself:
 // every key is read before any is written.
 

@@ -2,8 +2,10 @@
 // vksort GLSL library: the segments of a segmented sort (vksortCmdSortSegments). Included after
 // common.glsl by the segmented sort's kernels.
 //
-// Each of those kernels sorts one size class of segments. The larger classes launch a workgroup
-// per segment, which returns at once for a segment of another class. The tiny segments' kernel
+// Each of those kernels sorts one size class of segments. With uniform segments the larger classes
+// launch a workgroup per segment, which returns at once for a segment of another class; by
+// offsets (kFlagSegmentLists) a workgroup per member of their class's list, which the classify
+// step (segment_classify.comp) writes after the tiny segments' dispatch. The tiny segments' kernel
 // launches a bounded grid, a workgroup per segment up to a limit (src/program.cpp), whose
 // workgroups take the segments in batches (collectSegments), as few per batch as spread them over
 // every workgroup and at most one per invocation: workgroup w batches w, w + workgroups, and so
@@ -18,6 +20,12 @@
 // are clamped to the count and end to at least begin, so offsets past the count or decreasing
 // never reach outside the ranges.
 
+// The caller's segments: word `word` of the offsets, and the segment of two offsets, clamped.
+uvec2 clampedRange(uint begin, uint end) {
+    begin = min(begin, pc.count);
+    return uvec2(begin, max(begin, min(end, pc.count)));
+}
+
 uvec2 segmentRange(uint segment) {
     uint count = pc.count, begin, end;
     if (pc.segmentSize != 0u) {
@@ -25,10 +33,31 @@ uvec2 segmentRange(uint segment) {
         begin = segment <= count / pc.segmentSize ? segment * pc.segmentSize : count;
         end = count - begin < pc.segmentSize ? count : begin + pc.segmentSize;
     } else {
-        begin = min(tables[pc.offsetsWord + segment], count);
-        end = max(begin, min(tables[pc.offsetsWord + segment + 1u], count));
+        return clampedRange(tables[pc.offsetsWord + segment], tables[pc.offsetsWord + segment + 1u]);
     }
     return uvec2(begin, end);
+}
+
+// The classify step's lists (vksort_config.h, "A segmented sorter's tables"): where the mid-sized
+// and the small segments' (begin, end) pairs start.
+uint midListOffset() { return vksortMidListOffset(pc.rowStride, pc.maxCount); }
+uint singleListOffset() { return vksortSingleListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount); }
+
+// The segment a mid-sized or small class's workgroup sorts: with kFlagSegmentLists member
+// flatWorkgroupIndex() of the class's list (`members` of them, from `list`), else segment
+// flatWorkgroupIndex() if its size lies in (lo, hi]. False: nothing to sort.
+bool classRange(uint list, uint members, uint lo, uint hi, out uvec2 range) {
+    uint index = flatWorkgroupIndex();
+    range = uvec2(0u);
+    if ((pc.flags & kFlagSegmentLists) != 0u) {
+        if (index >= tables[members]) return false;
+        range = uvec2(tables[list + 2u * index], tables[list + 2u * index + 1u]);
+        return true;
+    }
+    if (index >= pc.segmentCount) return false;
+    range = segmentRange(index);
+    uint count = range.y - range.x;
+    return count > lo && count <= hi;
 }
 
 // The current batch's segments in this kernel's class: how many, and the range of the one being

@@ -13,13 +13,16 @@ const uint TILE_SIZE = gl_WorkGroupSize.x * KEYS_PER_THREAD;
 layout(constant_id = kSpecWholeTileCopies) const bool WHOLE_TILE_COPIES = true;
 bool wholeTileCopy(uint valid) { return WHOLE_TILE_COPIES && valid == TILE_SIZE; }
 
-// Which keys a tile holds. A sort tiles its keys from the first. A segmented sort's uniform
-// segments larger than one workgroup's sort (SEGMENTED: segment_counts, segment_reorder) tile
-// each segment from its start: segment s of pc.segmentSize keys (the host clamps it to the count)
-// owns tiles [s * per, (s + 1) * per), per = ceil(pc.segmentSize / TILE_SIZE), the last segment
-// as many as its keys fill, so that no tile holds keys of two segments and the passes sort each
-// segment on its own: a reorder places its keys after its segment's keys of smaller digits
-// (reorder.comp).
+// Which keys a tile holds. A sort tiles its keys from the first. A segmented sort's segments
+// larger than one workgroup's sort (SEGMENTED: the segment_ and segment_list_ counts and
+// reorders) tile each segment from its start, so that no tile holds keys of two segments and the
+// passes sort each segment on its own: a reorder places its keys after its segment's keys of
+// smaller digits (reorder.comp). Uniform segment s of pc.segmentSize keys (the host clamps it to
+// the count) owns tiles [s * per, (s + 1) * per), per = ceil(pc.segmentSize / TILE_SIZE), the
+// last segment as many as its keys fill. By offsets (SEGMENT_LISTS) each tile's segment is a
+// member of the classify step's list of large segments (segment_classify.comp), which holds its
+// range and first tile, and the tiles' count is the classify step's. (The two are pipelines of
+// their own: in one, the uniform segments' passes measured 4-5% slower on an H200.)
 struct TileSpan {
     uint base;          // the tile's first key
     uint valid;         // its keys (at least 1)
@@ -30,9 +33,21 @@ struct TileSpan {
 
 TileSpan tileSpan(uint tile, uint tiles, uint count) {
     if (!SEGMENTED) return TileSpan(tile * TILE_SIZE, min(TILE_SIZE, count - tile * TILE_SIZE), 0u, 0u, tiles);
+    TileSpan span;
+    if (SEGMENT_LISTS) {
+        uint member = tables[vksortTileMembersOffset(pc.rowStride) + tile];
+        uint at = vksortLargeListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount, pc.midMaxCount) + 3u * member;
+        uint begin = tables[at], end = tables[at + 1u];
+        span.firstTile = tables[at + 2u];
+        span.endTile = span.firstTile + vksortCeilDiv(end - begin, TILE_SIZE);
+        span.segmentBase = begin;
+        uint local = (tile - span.firstTile) * TILE_SIZE;
+        span.base = begin + local;
+        span.valid = min(TILE_SIZE, end - span.base);
+        return span;
+    }
     uint per = vksortCeilDiv(pc.segmentSize, TILE_SIZE);
     uint segment = tile / per;
-    TileSpan span;
     span.firstTile = segment * per;
     span.endTile = min(span.firstTile + per, tiles);
     span.segmentBase = segment * pc.segmentSize;
@@ -41,6 +56,9 @@ TileSpan tileSpan(uint tile, uint tiles, uint count) {
     span.valid = min(TILE_SIZE, min(pc.segmentSize, count - span.segmentBase) - local);
     return span;
 }
+
+// The tiles of a sort's passes: a segmented sort's by offsets counted by its classify step.
+uint passTileCount() { return SEGMENT_LISTS ? tables[kInfoNumTiles] : launchedTileCount(); }
 
 // The tile that holds position `position` of the span's segment.
 uint tileOfPosition(uint position, TileSpan span) {

@@ -88,6 +88,12 @@ VKSORT_CONST kFlagInlineScan = 32u;     /* it sums the counts tables' rows itsel
 /* The reorders and the single-workgroup sort (keys travel between passes in sort order: common.glsl): */
 VKSORT_CONST kFlagMapIn = 64u;          /* it reads the caller's keys: map them to sort order as they load */
 VKSORT_CONST kFlagMapOut = 128u;        /* it writes the result: map the keys back as they are stored (single) */
+/* A segmented sort by offsets, after its classify step (segments.glsl): the mid-sized and small
+ * segments come from the classify step's lists in the tables, and the scan steps find the large
+ * segments' tile count at tables[kInfoNumTiles]. */
+VKSORT_CONST kFlagSegmentLists = 256u;
+/* The classify step's second dispatch: it writes the lists (segment_classify.comp). */
+VKSORT_CONST kFlagClassifyPlaces = 512u;
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
@@ -178,6 +184,10 @@ VKSORT_CONST kInfoCount = 0u;          /* the clamped element count (indirect so
 VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) */
 VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer (bindings objects) */
 VKSORT_CONST kInfoScanTicket = 3u;     /* the scan step's workgroups that are done (scan.comp) */
+/* A segmented sort by offsets: the members of the classify step's lists (segments.glsl). */
+VKSORT_CONST kInfoMidMembers = 4u;
+VKSORT_CONST kInfoSingleMembers = 5u;
+VKSORT_CONST kInfoLargeMembers = 6u;
 VKSORT_CONST kInfoWords = 16u;         /* (the rest is spare: the tables after it stay 64-byte aligned) */
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kScanRanges = 64u;        /* the most ranges a scan step splits the tiles into */
@@ -189,6 +199,31 @@ VKSORT_CONST kCountTables = 3u;
 VKSORT_FUNC VKSORT_U32 vksortVaryingOffset(VKSORT_U32 rowStride) { return kTileTablesOffset + kCountTables * kRadix * rowStride; }
 /* Every word of the tables, for every sorter: the counts tables, then each tile's varying bits. */
 VKSORT_FUNC VKSORT_U32 vksortTablesWords(VKSORT_U32 rowStride) { return vksortVaryingOffset(rowStride) + 2u * rowStride; }
+/* A segmented sorter's tables go on (segments.glsl): the large segments' member of each tile
+ * (rowStride words); each classify workgroup's counts of its segments' mid-sized, small and large
+ * ones and of the large ones' tiles (4 words for each of at most vksortClassifyWorkgroups); then
+ * the lists of the classes' members, each at most the capacity's segments of more keys than the
+ * class below holds: mid-sized and small segments' (begin, end), large ones' (begin, end, first
+ * tile). */
+/* The classify step's workgroups: at most 1024, and one per 64 keys of the capacity. */
+VKSORT_FUNC VKSORT_U32 vksortClassifyWorkgroups(VKSORT_U32 maxCount) {
+    return maxCount / 64u >= 1024u ? 1024u : maxCount / 64u + 1u;
+}
+VKSORT_FUNC VKSORT_U32 vksortTileMembersOffset(VKSORT_U32 rowStride) { return vksortTablesWords(rowStride); }
+VKSORT_FUNC VKSORT_U32 vksortClassifyCountsOffset(VKSORT_U32 rowStride) { return vksortTileMembersOffset(rowStride) + rowStride; }
+VKSORT_FUNC VKSORT_U32 vksortMidListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount) {
+    return vksortClassifyCountsOffset(rowStride) + 4u * vksortClassifyWorkgroups(maxCount);
+}
+VKSORT_FUNC VKSORT_U32 vksortSingleListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount, VKSORT_U32 tinyMax) {
+    return vksortMidListOffset(rowStride, maxCount) + 2u * (maxCount / (tinyMax + 1u));
+}
+VKSORT_FUNC VKSORT_U32 vksortLargeListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount, VKSORT_U32 tinyMax, VKSORT_U32 midMax) {
+    return vksortSingleListOffset(rowStride, maxCount, tinyMax) + 2u * (maxCount / (midMax + 1u));
+}
+VKSORT_FUNC VKSORT_U32 vksortSegmentTablesWords(VKSORT_U32 rowStride, VKSORT_U32 maxCount, VKSORT_U32 tinyMax,
+                                                VKSORT_U32 midMax, VKSORT_U32 singleMax) {
+    return vksortLargeListOffset(rowStride, maxCount, tinyMax, midMax) + 3u * (maxCount / (singleMax + 1u));
+}
 /* The pass arguments (kBindingPassArgs): the passes that run, then each pass's scan step's and
  * reorder's launch. */
 VKSORT_CONST kPassLaunchOffset = kPassWords; /* where pass 0's launch words start */
@@ -203,10 +238,11 @@ VKSORT_CONST kVariantArgsWords = kPassArgsWords;
 /* An indirect sort's launches (binding kBindingLaunchArgs of the launch set, in a range of the
  * scratch buffer of their own), in 32-bit words: the VkDispatchIndirectCommand of each kind of
  * later step, written once by the tile counts from the count the caller's GPU work produced. */
-VKSORT_CONST kLaunchTileArgs = 0u;     /* the reorders (a tile each) */
-VKSORT_CONST kLaunchSingleArgs = 4u;   /* the single-workgroup sort */
+VKSORT_CONST kLaunchTileArgs = 0u;     /* the reorders (a tile each); a segmented sort's large segments' tiles */
+VKSORT_CONST kLaunchSingleArgs = 4u;   /* the single-workgroup sort; a segmented sort's small segments */
 VKSORT_CONST kLaunchScanArgs = 8u;     /* the scan steps */
-VKSORT_CONST kLaunchWords = 12u;
+VKSORT_CONST kLaunchMidArgs = 12u;     /* a segmented sort's mid-sized segments (its classify step's) */
+VKSORT_CONST kLaunchWords = 16u;
 
 /* ---- Passes that run ------------------------------------------------------------------------ */
 /* Whether bits [shift, min(shift + 4, endBit)) of a key's varying bits (lo: bits 0-31, hi: bits
@@ -284,7 +320,8 @@ static_assert(kPassShift + kMaxPasses <= kPassCount && kPassCount < kPassWords &
                   kPassWords <= kPassLaunchOffset, "the passes that run come first, in whole uvec4s");
 static_assert(kInfoScanTicket < kInfoWords, "info fits");
 static_assert(kLaunchTileArgs + 3u <= kLaunchSingleArgs && kLaunchSingleArgs + 3u <= kLaunchScanArgs &&
-                  kLaunchScanArgs + 3u <= kLaunchWords, "launch arguments fit");
+                  kLaunchScanArgs + 3u <= kLaunchMidArgs && kLaunchMidArgs + 3u <= kLaunchWords, "launch arguments fit");
+static_assert(kInfoLargeMembers < kInfoWords, "the segments' info fits");
 } /* namespace vksort */
 #endif
 

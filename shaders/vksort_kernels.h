@@ -14,7 +14,8 @@
  * run a second pipeline of that twin, specialized with kSpecVariantPipeline; 1 if only sorters
  * created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT create it (compiled with
  * VKSORT_SEGMENTED=1: segment_counts and segment_reorder are the tile counts and the reorder with
- * tiles that start at segment starts); the tile it is specialized with (0:
+ * tiles that start at segment starts), 2 for the same by the classify step's lists of segments
+ * (VKSORT_SEGMENTED=2); the tile it is specialized with (0:
  * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup, 3: the tiny
  * segments' workgroup); the C++ function
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
@@ -27,8 +28,10 @@ VKSORT_KERNEL(Scan, scan, scan, 0, 0, 0, 1, 1, 0, 2, scanSharedMemoryBytes)
 VKSORT_KERNEL(Reorder, reorder, reorder, 1, 1, 0, 1, 1, 0, 0, reorderSharedMemoryBytes)
 VKSORT_KERNEL(Single, single, single, 1, 1, 1, 0, 0, 0, 1, singleSharedMemoryBytes)
 VKSORT_KERNEL(SegmentTiny, segment_tiny, segment_tiny, 1, 1, 0, 0, 0, 1, 3, tinySharedMemoryBytes)
+VKSORT_KERNEL(SegmentClassify, segment_classify, segment_classify, 0, 0, 0, 0, 0, 1, 0, classifySharedMemoryBytes)
 VKSORT_KERNEL(SegmentMid, segment_mid, segment_mid, 1, 1, 1, 0, 0, 1, 0, singleSharedMemoryBytes)
 VKSORT_KERNEL(SegmentSingle, segment_single, segment_single, 1, 1, 1, 0, 0, 1, 1, singleSharedMemoryBytes)
-VKSORT_KERNEL(SegmentPass, segment_pass, segment_pass, 1, 1, 0, 0, 0, 1, 0, segmentPassSharedMemoryBytes)
 VKSORT_KERNEL(SegmentCounts, segment_counts, tile_counts, 1, 0, 0, 0, 0, 1, 0, tileCountsSharedMemoryBytes)
 VKSORT_KERNEL(SegmentReorder, segment_reorder, reorder, 1, 1, 0, 0, 0, 1, 0, reorderSharedMemoryBytes)
+VKSORT_KERNEL(SegmentListCounts, segment_list_counts, tile_counts, 1, 0, 0, 0, 0, 2, 0, tileCountsSharedMemoryBytes)
+VKSORT_KERNEL(SegmentListReorder, segment_list_reorder, reorder, 1, 1, 0, 0, 0, 2, 0, reorderSharedMemoryBytes)

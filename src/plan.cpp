@@ -26,8 +26,9 @@ uint32_t tinySharedMemoryBytes(const TileConfig& config, bool) {
     return config.workgroupSize * 2u * 4u + kSegmentClassBytes; // sorted bits
 }
 
-uint32_t segmentPassSharedMemoryBytes(const TileConfig& config, bool) {
-    return rankSharedMemoryBytes(config) + 2 * kRadix * 4u; // per digit: offset, next position
+uint32_t classifySharedMemoryBytes(const TileConfig& config, bool) {
+    return (config.workgroupSize + 1) * 4u // workgroupExclusiveScan (one-lane subgroups)
+           + 4 * 4u;                       // per class: the workgroup's count, then its next member
 }
 
 uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin) {
@@ -77,10 +78,16 @@ uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, ui
     return uint32_t(limit);
 }
 
+SegmentLimits segmentLimits(uint32_t tinyMax, uint32_t mainTile, uint32_t singleMax) {
+    const bool mid = mainTile > tinyMax && mainTile < singleMax;
+    return SegmentLimits{tinyMax, mid ? mainTile : tinyMax, singleMax};
+}
+
 ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
-                          uint64_t alignment, uint32_t extraTiles) {
+                          uint64_t alignment, const SegmentLimits* segments) {
     ScratchLayout layout;
-    layout.rowStride = ceilDiv(maxCount, config.tileSize()) + extraTiles;
+    layout.rowStride = ceilDiv(maxCount, config.tileSize());
+    if (segments != nullptr) layout.rowStride += segmentExtraTiles(maxCount, segments->singleMax);
     layout.keysOffset = 0;
     layout.keysBytes = uint64_t(maxCount) * keyBytes;
     uint64_t next = alignUp(layout.keysBytes, alignment);
@@ -90,7 +97,9 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
         next = alignUp(next + layout.valuesBytes, alignment);
     }
     layout.tablesOffset = next;
-    layout.tablesBytes = uint64_t(vksortTablesWords(layout.rowStride)) * 4u;
+    layout.tablesBytes = uint64_t(segments != nullptr ? vksortSegmentTablesWords(layout.rowStride, maxCount, segments->tinyMax,
+                                                                                 segments->midMax, segments->singleMax)
+                                                      : vksortTablesWords(layout.rowStride)) * 4u;
     layout.variantArgsBytes = kVariantArgsWords * 4u;
     layout.variantArgsOffset = alignUp(layout.tablesOffset + layout.tablesBytes, alignment);
     layout.spareArgsOffset = alignUp(layout.variantArgsOffset + layout.variantArgsBytes, alignment);

@@ -73,7 +73,7 @@ uint32_t tileCountsSharedMemoryBytes(const TileConfig& config, bool twin = true)
 uint32_t scanSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t singleSharedMemoryBytes(const TileConfig& config, bool twin = true);
-uint32_t segmentPassSharedMemoryBytes(const TileConfig& config, bool twin = true);
+uint32_t classifySharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t tinySharedMemoryBytes(const TileConfig& config, bool twin = true);
 
 // The largest workgroup the sorter may create: the device's limits, and with a required subgroup
@@ -113,16 +113,27 @@ struct ScratchLayout {
     uint32_t rowStride = 0; // tiles per counts table: the capacity's tile count, and extraTiles
 };
 
-// `extraTiles`: tiles a sort may need beyond the capacity's (segmentExtraTiles).
-ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
-                          uint64_t alignment, uint32_t extraTiles = 0);
+// A segmented sorter's size classes (shaders/segments.glsl): segments up to tinyMax keys take an
+// invocation per key, up to midMax the main tile's workgroup, up to singleMax the single-workgroup
+// sort's, larger ones the passes.
+struct SegmentLimits {
+    uint32_t tinyMax = 0, midMax = 0, singleMax = 0;
+};
+// The mid-sized class ends at the main tile where that lies between the other two; else it is
+// empty (midMax = tinyMax).
+SegmentLimits segmentLimits(uint32_t tinyMax, uint32_t mainTile, uint32_t singleMax);
 
-// The tiles a segmented sort may add to a capacity's: uniform segments of more than
-// singleMaxCount keys each start a tile of their own (shaders/tile.glsl), at most one more tile
-// for each such segment and one for the last.
+// The tiles a segmented sort may add to a capacity's: segments of more than singleMaxCount keys
+// each start a tile of their own (shaders/tile.glsl), at most one more tile for each such segment
+// and one for the last.
 constexpr uint32_t segmentExtraTiles(uint32_t maxCount, uint32_t singleMaxCount) {
     return maxCount / (singleMaxCount + 1u) + 1u;
 }
+
+// With `segments` (a segmented sorter's), the counts tables have segmentExtraTiles more rows and
+// the tables end with the segments' lists (vksortSegmentTablesWords).
+ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
+                          uint64_t alignment, const SegmentLimits* segments = nullptr);
 
 // The digit passes over bits [beginBit, endBit): pass i sorts bits [beginBit + 4i, ...).
 struct PassPlan {

@@ -83,20 +83,39 @@ struct Builder {
     // An indirect sort plans for its capacity: a count read on the GPU has at most its tiles, so
     // where those are few enough for every reorder to scan inline, no scan step is recorded (the
     // tile counts then find an inline scan for any count).
-    // A segmented sort's passes (buildSegmentTiles) find each tile's offsets over its segment's
-    // tiles, at most `segmentTiles`, take no sorter variant and push the segments.
-    void buildPasses(uint32_t indexFlag, uint32_t segmentTiles = 0) {
+    // The fields a segmented sort's steps push (shaders/segments.glsl).
+    void pushSegments(Step& s) const {
+        const SegmentLimits limits = segmentLimits(in.tinyMaxCount, in.tile.tileSize(), in.singleMaxCount);
+        VksortPushConstants& c = s.constants;
+        c.singleMaxCount = limits.singleMax;
+        c.tinyMaxCount = limits.tinyMax;
+        c.midMaxCount = limits.midMax;
+        c.segmentCount = in.segments.count;
+        c.segmentSize = std::min(in.segments.size, in.count);
+        c.offsetsWord = in.segments.offsetsWord;
+    }
+
+    // A segmented sort's passes find each tile's offsets over its segment's tiles (shaders/tile.glsl),
+    // take no sorter variant and push the segments: uniform segments (buildSegmentTiles) have
+    // `segmentTiles` tiles each, few enough or not for the reorders to sum them inline; those of
+    // segments by offsets (`listed`) only the GPU knows, and every step launches from the
+    // arguments the classify step wrote, the scan steps over all their tiles.
+    void buildPasses(uint32_t indexFlag, uint32_t segmentTiles = 0, bool listed = false) {
         const uint32_t passCount = in.passes.passCount;
         const uint32_t planned = in.indirect ? ceilDiv(in.maxCount, in.tile.tileSize()) : tiles;
-        const bool segmented = segmentTiles != 0;
-        const bool inlineScan = vksortInlineScan(segmented ? segmentTiles : planned, in.scan.inlineMaxTiles);
-        auto segmentsOf = [&](Step& s) {
+        const bool segmented = segmentTiles != 0 || listed;
+        const bool inlineScan = !listed && vksortInlineScan(segmented ? segmentTiles : planned, in.scan.inlineMaxTiles);
+        auto segmentsOf = [&](Step& s, uint32_t argsWord) {
             if (!segmented) return;
-            s.constants.segmentCount = in.segments.count;
-            s.constants.segmentSize = std::min(in.segments.size, in.count);
+            pushSegments(s);
+            if (!listed) return;
+            s.indirect = true;
+            s.argsWord = argsWord;
+            s.constants.numTiles = 0;
+            s.constants.flags |= kFlagSegmentLists;
         };
         if (!in.indirect) {
-            segmentsOf(add(countsKernel, 0, kSetForward));
+            segmentsOf(add(countsKernel, 0, kSetForward), kLaunchTileArgs);
             timestampsThrough(1);
         }
         for (uint32_t p = 0; p < passCount; ++p) {
@@ -105,11 +124,12 @@ struct Builder {
                 Step& scan = add(Kernel::Scan, p, set);
                 scan.argsWord = kLaunchScanArgs;
                 if (!in.indirect) scan.grid = Grid{in.scan.workgroups(planned), 1};
+                segmentsOf(scan, kLaunchScanArgs);
                 if (!segmented) chooseVariant(scan, inlineScan);
             }
             Step& reorder = add(reorderKernel, p, set);
             reorder.argsWord = kLaunchTileArgs;
-            segmentsOf(reorder);
+            segmentsOf(reorder, kLaunchTileArgs);
             if (!segmented) chooseVariant(reorder, inlineScan);
             reorder.constants.flags |= mapFlags(p);
             if (p == 0) reorder.constants.flags |= indexFlag;
@@ -122,78 +142,85 @@ struct Builder {
     // passes of a sort with tiles that start at segment starts (shaders/tile.glsl): the tile counts
     // and reorders of the segmented rows, whose offsets stay within each segment, and the scan
     // steps of a sort, over all tiles, where a segment has more tiles than a reorder sums inline.
-    // False where those tiles would not fit the counts tables (they do in every scratch range
-    // planned for a segmented sorter: src/plan.hpp, segmentExtraTiles).
-    bool buildSegmentTiles(uint32_t indexFlag) {
+    // Their tiles fit the counts tables of every scratch range planned for a segmented sorter
+    // (src/plan.hpp, segmentExtraTiles).
+    void buildSegmentTiles(uint32_t indexFlag) {
         const uint32_t size = std::min(in.segments.size, in.count);
-        if (in.segments.size == 0 || size <= in.singleMaxCount) return false;
         const uint32_t tile = in.tile.tileSize();
         const uint32_t segments = std::min(in.segments.count, ceilDiv(in.count, size));
         const uint32_t perSegment = ceilDiv(size, tile);
-        const uint64_t all = uint64_t(segments - 1) * perSegment + ceilDiv(std::min(size, in.count - (segments - 1) * size), tile);
-        if (all > in.rowStride) return false;
-        tiles = uint32_t(all);
+        tiles = (segments - 1) * perSegment + ceilDiv(std::min(size, in.count - (segments - 1) * size), tile);
         countsKernel = Kernel::SegmentCounts;
         reorderKernel = Kernel::SegmentReorder;
         buildPasses(indexFlag, perSegment);
-        out.steps[out.stepCount - 1].barrier = Barrier::None;
-        return true;
     }
 
-    // Other segmented sorts (shaders/segments.glsl): the tiny segments an invocation per key, the
-    // mid-sized and small ones a workgroup each, then per pass one workgroup per large segment.
-    // Each dispatch launches a workgroup per segment, which returns at once for a segment of
-    // another class; a class above the largest segment there can be (the count, or the uniform
-    // size) is not recorded. The small classes' results go where the passes leave theirs; the
-    // barriers between the dispatches order their accesses to the same bindings (the ranges they
-    // write are disjoint).
+    // A segmented sort (shaders/segments.glsl) by size class: the tiny segments an invocation
+    // per key, in a bounded grid; the mid-sized and small ones a workgroup each; the large ones
+    // through the passes. Uniform segments larger than one workgroup's sort take the passes alone
+    // (buildSegmentTiles); smaller ones are all in one class, which launches a workgroup per
+    // segment. By offsets the classify step lists each class's segments after the tiny ones'
+    // dispatch, and the later classes launch from what it wrote: a workgroup per member, a
+    // workgroup per large segment's tile. A class above the largest segment there can be (the
+    // count, or the uniform size) is not recorded. The small classes' results go where the passes
+    // leave theirs; the barriers between the dispatches order their accesses to the same
+    // bindings (the ranges they write are disjoint).
     void buildSegments(BindingSet singleSet, uint32_t indexFlag) {
-        if (buildSegmentTiles(indexFlag)) return;
-        const uint32_t passCount = in.passes.passCount;
-        // The mid-sized class, on the main tile, where that tile lies between the tiny segments
-        // and the single-workgroup sort's tile.
-        const uint32_t midMax = in.tile.tileSize();
-        const bool mid = midMax > in.tinyMaxCount && midMax < in.singleMaxCount;
-        auto segmentStep = [&](Kernel kernel, uint32_t pass, BindingSet set) -> Step& {
-            const SegmentsInput& seg = in.segments;
-            Step& s = add(kernel, pass, set);
+        const SegmentLimits limits = segmentLimits(in.tinyMaxCount, in.tile.tileSize(), in.singleMaxCount);
+        const bool listed = in.segments.size == 0;
+        const uint32_t largest = listed ? in.count : std::min(in.segments.size, in.count);
+        if (!listed && largest > limits.singleMax) {
+            buildSegmentTiles(indexFlag);
+            out.steps[out.stepCount - 1].barrier = Barrier::None;
+            return;
+        }
+        auto classStep = [&](Kernel kernel, uint32_t argsWord) -> Step& {
+            Step& s = add(kernel, 0, singleSet);
+            pushSegments(s);
             s.constants.numTiles = 0;
-            s.constants.singleMaxCount = in.singleMaxCount;
-            s.constants.tinyMaxCount = in.tinyMaxCount;
-            s.constants.midMaxCount = mid ? midMax : in.tinyMaxCount;
-            s.constants.segmentCount = in.segments.count;
-            s.constants.segmentSize = in.segments.size;
-            s.constants.offsetsWord = in.segments.offsetsWord;
-            // A workgroup per segment; the tiny segments' up to launchThreads invocations
-            // (shaders/segments.glsl).
-            const bool bounded = kernel == Kernel::SegmentTiny;
-            s.grid = gridFor(bounded ? std::min(seg.count, std::max(1u, seg.launchThreads / in.tinyMaxCount)) : seg.count,
-                             in.maxWorkgroupCountX);
+            s.constants.flags |= indexFlag | kFlagMapIn | kFlagMapOut;
+            if (listed && kernel != Kernel::SegmentTiny) {
+                s.indirect = true;
+                s.argsWord = argsWord;
+                s.constants.flags |= kFlagSegmentLists;
+            } else {
+                s.grid = gridFor(in.segments.count, in.maxWorkgroupCountX);
+            }
             return s;
         };
-        const struct {
-            Kernel kernel;
-            uint32_t largest;
-        } smallClasses[] = {{Kernel::SegmentTiny, in.tinyMaxCount},
-                            {Kernel::SegmentMid, mid ? midMax : in.tinyMaxCount},
-                            {Kernel::SegmentSingle, in.singleMaxCount}};
-        const uint32_t largestSegment = in.segments.size != 0 ? std::min(in.segments.size, in.count) : in.count;
-        for (const auto& cls : smallClasses) {
-            if (cls.kernel == Kernel::SegmentMid && !mid) continue;
-            Step& small = segmentStep(cls.kernel, 0, singleSet);
-            small.constants.flags |= indexFlag | kFlagMapIn | kFlagMapOut;
-            if (largestSegment <= cls.largest) { // no segment is larger
-                small.barrier = Barrier::None;
-                timestampsThrough(out.timestampCount - 1);
-                return;
+        auto lastClass = [&](uint32_t classMax) {
+            if (largest > classMax) return false;
+            out.steps[out.stepCount - 1].barrier = Barrier::None;
+            timestampsThrough(out.timestampCount - 1);
+            return true;
+        };
+        // The tiny segments read the offsets themselves, bound at the tables' binding; the grid
+        // launches at most launchThreads invocations.
+        Step& tiny = classStep(Kernel::SegmentTiny, 0);
+        tiny.offsetsAtTables = listed;
+        tiny.grid = gridFor(std::min(in.segments.count, std::max(1u, in.segments.launchThreads / in.tinyMaxCount)),
+                            in.maxWorkgroupCountX);
+        if (lastClass(limits.tinyMax)) return;
+        if (listed) {
+            // Two dispatches of at most vksortClassifyWorkgroups (shaders/segment_classify.comp).
+            for (uint32_t phase = 0; phase < 2; ++phase) {
+                Step& classify = add(Kernel::SegmentClassify, 0, kSetLaunch);
+                pushSegments(classify);
+                if (phase == 1) classify.constants.flags |= kFlagClassifyPlaces;
+                classify.constants.numTiles = 0;
+                classify.grid = Grid{std::min(ceilDiv(in.segments.count, in.tile.workgroupSize), vksortClassifyWorkgroups(in.maxCount)), 1};
+                if (phase == 1) classify.barrier = Barrier::ComputeAndIndirect;
             }
         }
-        timestampsThrough(1);
-        for (uint32_t p = 0; p < passCount; ++p) {
-            Step& pass = segmentStep(Kernel::SegmentPass, p, p % 2 == 0 ? kSetForward : kSetBackward);
-            pass.constants.flags |= mapFlags(p) | (p == 0 ? indexFlag : 0u) | (p + 1 == passCount ? kFlagMapOut : 0u);
-            timestampsThrough(2 + p);
+        if (limits.midMax > limits.tinyMax) {
+            classStep(Kernel::SegmentMid, kLaunchMidArgs);
+            if (lastClass(limits.midMax)) return;
         }
+        classStep(Kernel::SegmentSingle, kLaunchSingleArgs);
+        if (lastClass(limits.singleMax)) return;
+        countsKernel = Kernel::SegmentListCounts;
+        reorderKernel = Kernel::SegmentListReorder;
+        buildPasses(indexFlag, 0, true);
         out.steps[out.stepCount - 1].barrier = Barrier::None;
     }
 

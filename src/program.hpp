@@ -42,6 +42,9 @@ struct Step {
     // use `grid`.
     bool indirect = false;
     bool variantArgs = false;
+    // A segmented sort's tiny segments read the caller's offsets bound at the tables' binding
+    // (SideBuffers::offsets); every other step binds the tables there.
+    bool offsetsAtTables = false;
     uint32_t argsWord = 0;
     Grid grid;
     uint32_t pass = 0;          // the digit pass this step belongs to (0 for the steps before the passes)
@@ -50,9 +53,10 @@ struct Step {
     Barrier barrier = Barrier::None;
 };
 
-// Copy, tile counts, single-workgroup sort, then per pass a scan and a reorder (a segmented sort:
-// its small segments' dispatch, then one per pass).
-constexpr uint32_t kMaxProgramSteps = 3 + 2 * kMaxPasses;
+// Copy, tile counts, single-workgroup sort, then per pass a scan and a reorder; a segmented sort
+// by offsets: the tiny segments, two classify steps, the mid-sized and the small segments, then
+// the passes' tile counts, scans and reorders.
+constexpr uint32_t kMaxProgramSteps = 6 + 2 * kMaxPasses;
 
 // A segmented sort's segments (vksortCmdSortSegments): their number, and their uniform size or
 // (segmentSize 0) the word of the offsets' binding where the caller's offsets start.

@@ -88,9 +88,15 @@ void writeTimestamps(VkCommandBuffer cmd, const Functions& fn, const TimestampTa
 } // namespace
 
 void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step,
-                const TimestampTarget& timestamps, const SideBuffers& side, BindingSet* pushed) {
+                const TimestampTarget& timestamps, const SideBuffers& side, uint32_t* pushed) {
     const Functions& fn = sorter.fn;
     const VkDescriptorBufferInfo* countSource = side.count;
+    // What the step's set binds besides the bindings: the launch set reads an indirect sort's
+    // count, or a segmented sort's offsets (its classify step), at the count binding; the tiny
+    // segments' step reads the offsets at the tables' binding.
+    const VkDescriptorBufferInfo* countBinding = step.set == kSetLaunch && countSource == nullptr ? side.offsets : countSource;
+    const VkDescriptorBufferInfo* tablesBinding = step.offsetsAtTables ? side.offsets : nullptr;
+    const uint32_t setKey = step.set + (step.offsetsAtTables ? kSetCount : 0u);
     if (step.kind == StepKind::CopyCount) {
         VkBufferCopy region{countSource->offset, infoOffset(bindings, kInfoRequested), 4};
         fn.vkCmdCopyBuffer(cmd, countSource->buffer, bindings.scratch.buffer, 1, &region);
@@ -99,7 +105,7 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
         if (!sorter.pushDescriptors) {
             fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, 1,
                                        &bindings.sets[step.set], 0, nullptr);
-        } else if (pushed == nullptr || *pushed != step.set) {
+        } else if (pushed == nullptr || *pushed != setKey) {
             // Pushed descriptors stay bound across the pipelines of one layout: push a set when it
             // changes. The launch set reads an indirect count where it lies (aligned down to the
             // storage-buffer offset alignment; the tile counts read word countWord of the range).
@@ -108,13 +114,13 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
                 return {b.buffer, b.offset - misalignment, misalignment + b.range};
             };
             VkDescriptorBufferInfo count{}, offsets{};
-            if (countSource != nullptr) count = alignedDown(*countSource);
-            if (side.offsets != nullptr) offsets = alignedDown(*side.offsets);
+            if (countBinding != nullptr) count = alignedDown(*countBinding);
+            if (tablesBinding != nullptr) offsets = alignedDown(*tablesBinding);
             SetDescriptors d;
-            describeSet(bindings, step.set, countSource != nullptr ? &count : nullptr, &d,
-                        side.offsets != nullptr ? &offsets : nullptr);
+            describeSet(bindings, step.set, countBinding != nullptr ? &count : nullptr, &d,
+                        tablesBinding != nullptr ? &offsets : nullptr);
             fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, d.count, d.writes);
-            if (pushed != nullptr) *pushed = step.set;
+            if (pushed != nullptr) *pushed = setKey;
         }
         // The segmented sort's fields, last, only for its kernels: fewer bytes per dispatch.
         const uint32_t pushBytes = kernelInfo(step.kernel).segmented ? uint32_t(sizeof(step.constants))
@@ -140,7 +146,7 @@ void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const Vkso
     }
     writeTimestamps(cmd, fn, timestamps, 0, program.leadingTimestamps);
     std::string open; // the label of the group of steps being recorded
-    BindingSet pushed = kSetCount; // the set whose descriptors were pushed last (none yet)
+    uint32_t pushed = ~0u; // the set (and whether with offsets) whose descriptors were pushed last (none yet)
     for (uint32_t i = 0; i < program.stepCount; ++i) {
         if (sorter.debugUtils) {
             std::string label = stepLabel(program, i);

@@ -14,8 +14,9 @@ struct TimestampTarget {
 };
 
 // The caller's buffers a sort reads besides the bindings, each null where it has none: an
-// indirect sort's count, and a segmented sort's offsets (pushed at kBindingTables, aligned down
-// to the storage-buffer offset alignment: the kernels read from SegmentsInput::offsetsWord).
+// indirect sort's count, and a segmented sort's offsets (pushed at kBindingTables for the tiny
+// segments' step and at kBindingCountIn of the launch set for the classify steps, aligned down to
+// the storage-buffer offset alignment: the kernels read from SegmentsInput::offsetsWord).
 struct SideBuffers {
     const VkDescriptorBufferInfo* count = nullptr;
     const VkDescriptorBufferInfo* offsets = nullptr;
@@ -26,7 +27,7 @@ struct SideBuffers {
 // constants and launch; for the count copy, the copy from `side.count`. Then the step's
 // timestamps and the barrier after it.
 void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings, const Step& step,
-                const TimestampTarget& timestamps, const SideBuffers& side = {}, BindingSet* pushed = nullptr);
+                const TimestampTarget& timestamps, const SideBuffers& side = {}, uint32_t* pushed = nullptr);
 
 // Records the whole program: the leading timestamps, then every step.
 void recordProgram(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortBindings_T& bindings,

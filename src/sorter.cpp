@@ -18,8 +18,8 @@ uint64_t scratchAlignment(const VksortSorter_T& sorter) {
 
 ScratchLayout sorterScratch(const VksortSorter_T& sorter, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes) {
     const bool segmented = (sorter.flags & VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT) != 0;
-    const uint32_t extraTiles = segmented ? segmentExtraTiles(maxCount, sorter.singleTiles[0].tileSize()) : 0;
-    return planScratch(sorter.tile, maxCount, keyBytes, valueBytes, scratchAlignment(sorter), extraTiles);
+    const SegmentLimits limits = segmentLimits(sorter.tinyMaxCount, sorter.tile.tileSize(), sorter.singleTiles[0].tileSize());
+    return planScratch(sorter.tile, maxCount, keyBytes, valueBytes, scratchAlignment(sorter), segmented ? &limits : nullptr);
 }
 
 bool validKeyType(VksortKeyType type) { return type >= VKSORT_KEY_TYPE_UINT32 && type <= VKSORT_KEY_TYPE_FLOAT64; }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "program.hpp"
 
@@ -51,7 +52,8 @@ void checkCountTables(const Program& p) {
     uint32_t passCount = 0;
     // (A segmented sort's tile counts and reorders use the tables as a sort's do.)
     auto plain = [](Kernel k) {
-        return k == Kernel::SegmentCounts ? Kernel::TileCounts : k == Kernel::SegmentReorder ? Kernel::Reorder : k;
+        if (k == Kernel::SegmentCounts || k == Kernel::SegmentListCounts) return Kernel::TileCounts;
+        return k == Kernel::SegmentReorder || k == Kernel::SegmentListReorder ? Kernel::Reorder : k;
     };
     for (uint32_t i = 0; i < p.stepCount; ++i) passCount += p.steps[i].kind == StepKind::Dispatch && plain(p.steps[i].kernel) == Kernel::Reorder;
     for (uint32_t i = 0; i < p.stepCount; ++i) {
@@ -385,7 +387,7 @@ TEST_CASE("program: every bit range of 32- and 64-bit keys", "[program]") {
     }
 }
 
-TEST_CASE("a segmented sort: the tiny, mid-sized and small segments' dispatches, then one dispatch per pass", "[program]") {
+TEST_CASE("a segmented sort: a dispatch per size class, by offsets listed by the classify step", "[program]") {
     for (uint32_t end : {4u, 8u, 12u, 32u}) {
         for (uint32_t count : {1u, 64u, 65u, 2048u, 2049u, 4096u, 4097u, 1u << 20}) {
             for (uint32_t segments : {1u, 1000u, 70000u}) {
@@ -399,59 +401,83 @@ TEST_CASE("a segmented sort: the tiny, mid-sized and small segments' dispatches,
                 in.segments.launchThreads = 1u << 18;
                 const Program p = build(in);
                 const uint32_t passCount = in.passes.passCount;
-                // A class no segment of the count can be in is not recorded.
-                // (The main tile, 2048 keys here, lies between the tiny and single-workgroup limits.)
-                // Uniform segments of 77 keys: none above the mid-sized class.
-                const uint32_t largest = in.segments.size != 0 ? std::min(in.segments.size, count) : count;
-                const uint32_t smallSteps = largest <= in.tinyMaxCount ? 1 : largest <= 2048 ? 2 : 3;
-                const bool passes = largest > in.singleMaxCount;
-                REQUIRE(p.stepCount == smallSteps + (passes ? passCount : 0));
-                CHECK(p.timestampCount == 2 + passCount);
-                uint32_t timestamps = p.leadingTimestamps;
+                const bool listed = in.segments.size == 0;
+                // A class no segment of the count can be in is not recorded. (The main tile, 2048
+                // keys here, lies between the tiny and single-workgroup limits.) Uniform segments
+                // of 77 keys: none above the mid-sized class.
+                const uint32_t largest = listed ? count : std::min(in.segments.size, count);
+                std::vector<Kernel> expected{Kernel::SegmentTiny};
+                if (largest > 64 && listed) expected.insert(expected.end(), 2, Kernel::SegmentClassify);
+                if (largest > 64) expected.push_back(Kernel::SegmentMid);
+                if (largest > 2048) expected.push_back(Kernel::SegmentSingle);
+                if (largest > 4096) {
+                    expected.push_back(Kernel::SegmentListCounts);
+                    for (uint32_t pass = 0; pass < passCount; ++pass) {
+                        expected.push_back(Kernel::Scan);
+                        expected.push_back(Kernel::SegmentListReorder);
+                    }
+                }
+                REQUIRE(p.stepCount == expected.size());
+                checkTimestamps(p);
+                if (largest > 4096) checkTables(p);
+                uint32_t classify = 0;
                 for (uint32_t i = 0; i < p.stepCount; ++i) {
                     const Step& s = p.steps[i];
                     INFO("step " << i);
                     CHECK(s.kind == StepKind::Dispatch);
-                    const Kernel kernel = i == 0   ? Kernel::SegmentTiny
-                                          : i == 1 ? Kernel::SegmentMid
-                                          : i == 2 ? Kernel::SegmentSingle
-                                                   : Kernel::SegmentPass;
-                    CHECK(s.kernel == kernel);
-                    CHECK(!s.indirect);
-                    // A workgroup per segment (the tiny segments' up to launchThreads invocations),
-                    // in rows past the grid's width.
-                    if (i == 0) {
-                        CHECK(s.grid.y == 1);
-                        CHECK(s.grid.x == std::min(segments, (1u << 18) / 64));
-                    } else {
-                        CHECK(uint64_t(s.grid.x) * s.grid.y >= segments);
-                        CHECK(s.grid.x <= in.maxWorkgroupCountX);
-                    }
+                    CHECK(s.kernel == expected[i]);
+                    CHECK(s.offsetsAtTables == (listed && s.kernel == Kernel::SegmentTiny));
                     CHECK(s.constants.segmentCount == segments);
-                    CHECK(s.constants.segmentSize == in.segments.size);
+                    CHECK(s.constants.segmentSize == std::min(in.segments.size, count));
                     CHECK(s.constants.offsetsWord == 3);
                     CHECK(s.constants.singleMaxCount == in.singleMaxCount);
                     CHECK(s.constants.tinyMaxCount == in.tinyMaxCount);
                     CHECK(s.constants.midMaxCount == 2048);
                     CHECK(s.constants.count == count);
-                    // The small classes' results and the last pass's land where a plain sort's would.
-                    if (i < 3) {
+                    CHECK(s.barrier == (i + 1 == p.stepCount ? Barrier::None
+                                        : s.kernel == Kernel::SegmentClassify && classify == 1 ? Barrier::ComputeAndIndirect
+                                                                                              : Barrier::Compute));
+                    if (s.kernel == Kernel::SegmentTiny) {
+                        // At most launchThreads invocations.
+                        CHECK(!s.indirect);
+                        CHECK(s.grid.y == 1);
+                        CHECK(s.grid.x == std::min(segments, (1u << 18) / 64));
+                    } else if (s.kernel == Kernel::SegmentClassify) {
+                        // The launch set: the offsets at the count binding, the launch arguments
+                        // written; at most vksortClassifyWorkgroups, counting then placing.
+                        CHECK(s.set == kSetLaunch);
+                        CHECK(!s.indirect);
+                        CHECK(s.grid.x == std::min(ceilDiv(segments, 256), vksortClassifyWorkgroups(in.maxCount)));
+                        CHECK(((s.constants.flags & kFlagClassifyPlaces) != 0) == (classify++ == 1));
+                        continue;
+                    } else if (!listed) {
+                        // A workgroup per segment, in rows past the grid's width.
+                        CHECK(!s.indirect);
+                        CHECK(uint64_t(s.grid.x) * s.grid.y >= segments);
+                        CHECK(s.grid.x <= in.maxWorkgroupCountX);
+                    } else {
+                        // The classify step's members and tiles.
+                        CHECK(s.indirect);
+                        CHECK(!s.variantArgs);
+                        CHECK((s.constants.flags & kFlagSegmentLists) != 0);
+                        CHECK(s.argsWord == (s.kernel == Kernel::SegmentMid      ? kLaunchMidArgs
+                                             : s.kernel == Kernel::SegmentSingle ? kLaunchSingleArgs
+                                             : s.kernel == Kernel::Scan          ? kLaunchScanArgs
+                                                                                 : kLaunchTileArgs));
+                    }
+                    if (s.kernel == Kernel::SegmentTiny || s.kernel == Kernel::SegmentMid || s.kernel == Kernel::SegmentSingle) {
+                        // The small classes' results land where a plain sort's would.
                         CHECK(s.set == (passCount % 2 == 1 ? kSetForward : kSetInPlace));
                         CHECK((s.constants.flags & (kFlagMapIn | kFlagMapOut | kFlagIndexValues)) ==
                               (kFlagMapIn | kFlagMapOut | kFlagIndexValues));
-                    } else {
-                        const uint32_t pass = i - 3;
-                        CHECK(s.set == (pass % 2 == 0 ? kSetForward : kSetBackward));
-                        CHECK(s.constants.shift == pass * kDigitBits);
-                        CHECK(((s.constants.flags & kFlagMapIn) != 0) == (pass == 0));
-                        CHECK(((s.constants.flags & kFlagIndexValues) != 0) == (pass == 0));
-                        CHECK(((s.constants.flags & kFlagMapOut) != 0) == (pass + 1 == passCount));
+                    } else if (s.kernel == Kernel::SegmentListReorder) {
+                        CHECK(s.set == (s.pass % 2 == 0 ? kSetForward : kSetBackward));
+                        CHECK(s.constants.shift == s.pass * kDigitBits);
+                        CHECK((s.constants.flags & kFlagInlineScan) == 0);
+                        CHECK(((s.constants.flags & kFlagMapIn) != 0) == (s.pass == 0));
+                        CHECK(((s.constants.flags & kFlagIndexValues) != 0) == (s.pass == 0));
                     }
-                    CHECK(s.barrier == (i + 1 == p.stepCount ? Barrier::None : Barrier::Compute));
-                    if (s.timestampCount != 0) CHECK(s.firstTimestamp == timestamps);
-                    timestamps += s.timestampCount;
                 }
-                CHECK(timestamps == p.timestampCount);
             }
         }
     }
@@ -516,14 +542,4 @@ TEST_CASE("a segmented sort: uniform segments above one workgroup take the passe
             }
         }
     }
-    // Counts tables planned without the segments' extra tiles: the segments fall back to a
-    // workgroup each per pass.
-    ProgramInput in = input(50000 * 64, 0, 32);
-    in.tinyMaxCount = 64;
-    in.segments.count = 64;
-    in.segments.size = 50000;
-    REQUIRE(ceilDiv(50000, tile) * 64 > in.rowStride);
-    const Program p = build(in);
-    CHECK(countKernel(p, Kernel::SegmentCounts) == 0);
-    CHECK(countKernel(p, Kernel::SegmentPass) == in.passes.passCount);
 }

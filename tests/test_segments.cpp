@@ -308,11 +308,11 @@ TEST_CASE("segmented sorts with a made-up tuning row: every class, workgroups ta
     vksortDestroySorter(sorter);
 }
 
-TEST_CASE("segmented sorts of large uniform segments: scan steps over one and several ranges",
-          "[segments]") {
+TEST_CASE("segmented sorts of large segments: scan steps over one and several ranges", "[segments]") {
     // A main tile of 192 keys, one workgroup up to 384, a scan step from 3 tiles per segment, one
-    // range up to 8 tiles, ranges of at least 4: segments of 385 to 1000 keys take the passes with
-    // tiles of their own, and their offsets come from a scan of every segment's tiles.
+    // range up to 8 tiles, ranges of at least 4: segments of 385 keys and more take the passes with
+    // tiles of their own, and their offsets come from a scan of every segment's tiles (segments
+    // by offsets always have scan steps).
     vksort::TuningRow row = vksort::kTuningTable[0];
     row.match = {0x1234, 16, 0};
     row.tile = {64, 3};
@@ -349,6 +349,19 @@ TEST_CASE("segmented sorts of large uniform segments: scan steps over one and se
                     c.seed = l.size + end;
                     sortSegmentsAndCheck(c, push, sorter);
                 }
+            }
+        }
+        // By offsets: every class in one layout, and large segments alone.
+        for (const char* layout : {"40@1-3000", "30~700", "3x1001", "1x5000"}) {
+            if (!push) break;
+            for (VksortKeyType key : {VKSORT_KEY_TYPE_FLOAT32, VKSORT_KEY_TYPE_UINT64}) {
+                INFO("layout " << layout);
+                SegmentCase c;
+                c.key = key;
+                c.value = VKSORT_VALUE_TYPE_INDEX;
+                c.offsets = layoutOffsets(layout, 11);
+                c.count = c.offsets.back();
+                sortSegmentsAndCheck(c, true, sorter);
             }
         }
         vksortDestroySorter(sorter);

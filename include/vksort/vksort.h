@@ -247,10 +247,10 @@ typedef enum VksortSorterCreateFlagBits {
      * copy of the count; each dispatch and the recording may take longer than with bound sets,
      * depending on the driver (docs/PERFORMANCE.md, "Buffers at record time"). */
     VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT = 0x00000020,
-    /* The sorter also compiles the segmented sort's pipelines (five per served format and one per
-     * key width), which vksortCmdSortSegments needs; without this flag it returns
-     * VK_ERROR_VALIDATION_FAILED_EXT. Its scratch has room for the counts of a few more tiles
-     * (VksortMemoryRequirements::scratch). */
+    /* The sorter also compiles the segmented sort's pipelines (five per served format, two per key
+     * width and one more), which vksortCmdSortSegments needs; without this flag it returns
+     * VK_ERROR_VALIDATION_FAILED_EXT. Its scratch has room for a few more tiles and for the
+     * segments' lists (VksortMemoryRequirements::scratch). */
     VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT = 0x00000040,
     VKSORT_SORTER_CREATE_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } VksortSorterCreateFlagBits;
@@ -378,8 +378,8 @@ typedef struct VksortPipelineInfo {
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
      * "_deciding" for that sorter's pipelines of the dispatch that decides which passes run
-     * (e.g. "reorder_k1_v0_skip_deciding"); "segment_tiny_*", "segment_mid_*", "segment_single_*" and "segment_pass_*" are the
-     * segmented sort's (VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT). Unique within the sorter; a NUL-terminated
+     * (e.g. "reorder_k1_v0_skip_deciding"); names that start with "segment_" are the segmented
+     * sort's (VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT). Unique within the sorter; a NUL-terminated
      * string that lives as long as the sorter. With VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT the
      * pipeline's debug-utils name is "vksort " and this. */
     const char* name;
@@ -435,7 +435,9 @@ typedef struct VksortMemoryRequirements {
      * arguments (together 1.2-1.9 KiB, with the device's offset alignment); for a sorter
      * created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT the tile tables have room for one more
      * tile per singleDispatchMaxCount + 1 keys (VksortSorterProperties), as segments start tiles
-     * of their own (vksortCmdSortSegments); for a
+     * of their own, and the tables end with the segments' lists (vksortCmdSortSegments): 4 bytes
+     * per tile, up to 16 KiB of counts, and 8 bytes per 65 keys, 8 per tileSize + 1 and 12 per
+     * singleDispatchMaxCount + 1 keys: about 0.13 bytes per key of maxCount; for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of
      * that range (which passes run) are also bound as a uniform buffer (the reported usage and
      * alignment allow it for every sorter, so one scratch buffer serves either kind). Its contents
@@ -443,8 +445,8 @@ typedef struct VksortMemoryRequirements {
      * count left its result (see VksortSortResult). The reported usage is storage, uniform,
      * indirect and transfer-destination. vksortCmdSortIndirect uses storage and indirect, and
      * transfer-destination for the count's copy where the sorter does not push its descriptors;
-     * vksortCmdSort storage alone. A sorter that skips constant digits
-     * adds uniform to both, and indirect to vksortCmdSort. */
+     * vksortCmdSort storage alone, and vksortCmdSortSegments storage, with offsets indirect too.
+     * A sorter that skips constant digits adds uniform to each, and indirect to vksortCmdSort. */
     VksortBufferRequirements scratch;
 } VksortMemoryRequirements;
 
@@ -637,22 +639,22 @@ typedef struct VksortSegmentsInfo {
  * vksortGetSortResult says for pInfo (by the pass count alone): within it each segment's keys
  * occupy the segment's positions. Keys outside every segment are left as they are in your
  * buffers, and where the result is in the scratch buffer those positions of it are undefined.
- * The sorter must have been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Uniform
- * segments of more than singleDispatchMaxCount keys (VksortSorterProperties; segmentSize clamped
- * to the count) take the digit passes of vksortCmdSort, with tiles that start at segment starts
- * and offsets found within each segment: about the time of one vksortCmdSort of their keys.
- * Otherwise segments are sorted by size class, every class in one dispatch: up to 64 keys (the
- * tuning row's) an invocation per key, in a bounded grid whose workgroups take the segments in
- * batches; up to tileSize keys, then up to singleDispatchMaxCount, inside one workgroup each,
- * every pass, with the tile of that size; larger ones (given by offsets) one dispatch per pass,
- * in which one workgroup moves each such segment tile by tile, so a few very large segments take
- * far longer than one vksortCmdSort of their keys. All but the first launch a workgroup per
- * segment, which returns at once for a segment of another class. Classes above the largest
- * segment there can be (the count, or segmentSize) are not recorded: uniform segments of a few
- * keys take one dispatch. The sort skips no passes (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT does
- * not apply). With a timestamp query pool it writes vksortTimestampQueryCount(passCount) queries:
- * query 0 before, query 1 after the small segments' dispatches (or the large uniform segments'
- * tile counts), query 2 + p after pass p's. Returns
+ * The sorter must have been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Segments are
+ * sorted by size class: up to 64 keys (the tuning row's) an invocation per key, in a bounded
+ * grid whose workgroups take the segments in batches; up to tileSize keys, then up to
+ * singleDispatchMaxCount (VksortSorterProperties), inside one workgroup each, every pass, with
+ * the tile of that size; larger ones through the digit passes of vksortCmdSort, with tiles that
+ * start at segment starts and offsets found within each segment, so that a few large segments
+ * take about the time of one vksortCmdSort of their keys. Uniform segments (segmentSize clamped
+ * to the count) are all in one class, whose dispatches alone are recorded. By offsets, the
+ * tiny segments' dispatch comes first, then two dispatches that list the other classes' segments
+ * in the scratch buffer, then the other classes, launched from what those wrote
+ * (vkCmdDispatchIndirect): a workgroup per listed segment, and per pass a workgroup per large
+ * segments' tile, after a scan dispatch; a class above the largest segment there can be (the
+ * count) is not recorded. The sort skips no passes (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT
+ * does not apply). With a timestamp query pool it writes vksortTimestampQueryCount(passCount)
+ * queries: query 0 before, query 1 after the small segments' dispatches and the large ones'
+ * first (their digit counts), query 2 + p after pass p's. Returns
  * VK_ERROR_VALIDATION_FAILED_EXT for what vksortCmdSort refuses, a NULL pSegments, a sorter
  * without the flag, segmentCount 0 or above 2^31, offsets without push descriptors or with a
  * VK_NULL_HANDLE buffer, an offsetsOffset that is not a multiple of 4 or whose offsets wrap or pass
