@@ -351,6 +351,23 @@ TEST_CASE("segmented sorts of large segments: scan steps over one and several ra
                 }
             }
         }
+        // By offsets: many segments, mostly empty, over few keys, so that each classify workgroup
+        // (one per 64 keys of the capacity) takes several chunks, with one segment of each class.
+        if (push) {
+            SegmentCase c;
+            c.value = VKSORT_VALUE_TYPE_UINT32;
+            c.count = 1500;
+            c.offsets.assign(20001, 0);
+            const uint32_t bounds[][2] = {{5000, 200}, {12000, 400}, {12001, 700}, {19000, 1500}};
+            for (uint32_t s = 1; s <= 20000; ++s) {
+                c.offsets[s] = c.offsets[s - 1] + (s % 7 == 0 && c.offsets[s - 1] < 90 ? 1 : 0);
+                for (const auto& b : bounds) {
+                    if (s == b[0] + 1) c.offsets[s] = b[1];
+                }
+                c.offsets[s] = std::max(c.offsets[s], c.offsets[s - 1]);
+            }
+            sortSegmentsAndCheck(c, true, sorter);
+        }
         // By offsets: every class in one layout, and large segments alone.
         for (const char* layout : {"40@1-3000", "30~700", "3x1001", "1x5000"}) {
             if (!push) break;
