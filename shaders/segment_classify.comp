@@ -3,14 +3,14 @@
 // A segmented sort by offsets: which of the caller's segments each class sorts, decided on the
 // GPU. Two dispatches, after the tiny segments' (which read the offsets themselves):
 //
-// - first: each workgroup counts, over its share of the segments (consecutive ones), the
+// - first: each workgroup counts, over its share of the segments (consecutive ones), the short,
 //   mid-sized, small and large segments and the large ones' tiles, into its row of the classify
 //   counts (vksort_config.h, "A segmented sorter's tables");
 // - then (kFlagClassifyPlaces): each workgroup finds where its members start from the rows of the workgroups
-//   before it, and writes its mid-sized and small segments' (begin, end) to their lists, its large
+//   before it, and writes its short, mid-sized and small segments' (begin, end) to their lists, its large
 //   segments' (begin, end, first tile) to theirs and the member of each of their tiles, all in
 //   segment order; the last workgroup writes the members' counts, the large segments' tile count
-//   and the launches of the later dispatches (mid-sized and small segments a workgroup each, the
+//   and the launches of the later dispatches (short, mid-sized and small segments a workgroup each, the
 //   passes a workgroup per tile and, over those tiles, the scan steps).
 //
 // Tiles are the main tile's, a segment's own (tile.glsl). Nothing here waits for another
@@ -24,33 +24,40 @@
 layout(set = 0, binding = kBindingCountIn, std430) readonly buffer Offsets { uint offsetsIn[]; };
 layout(set = 0, binding = kBindingLaunchArgs, std430) restrict writeonly buffer LaunchArgs { uint launchArgs[]; };
 
-// Per class (mid-sized, small, large, large tiles): the workgroup's sum, then where its next
-// members go.
-shared uint s_counts[4];
+// The classes it counts: short, mid-sized, small and large segments, and the large ones' tiles.
+const uint kClassifies = 5u;
+
+// Per class (short, mid-sized, small, large, large tiles): the workgroup's sum, then where its
+// next members go.
+shared uint s_counts[kClassifies];
 
 uvec2 rangeOf(uint segment) {
     uint begin = min(offsetsIn[pc.offsetsWord + segment], pc.count);
     return uvec2(begin, max(begin, min(offsetsIn[pc.offsetsWord + segment + 1u], pc.count)));
 }
 
-// A segment's share of each class: one in its class (none for a tiny one), and a large one's tiles.
-uvec4 classOf(uvec2 range) {
+// A segment's share of each class: one in its class (none for a tiny one), and a large one's
+// tiles.
+void classOf(uvec2 range, out uint c[kClassifies]) {
     uint size = range.y - range.x;
-    if (size <= pc.tinyMaxCount) return uvec4(0u);
-    if (size <= pc.midMaxCount) return uvec4(1u, 0u, 0u, 0u);
-    if (size <= pc.singleMaxCount) return uvec4(0u, 1u, 0u, 0u);
-    return uvec4(0u, 0u, 1u, vksortCeilDiv(size, TILE_SIZE));
+    [[unroll]] for (uint i = 0u; i < kClassifies; ++i) c[i] = 0u;
+    if (size <= pc.tinyMaxCount) return;
+    if (size <= pc.shortMaxCount) c[0] = 1u;
+    else if (size <= pc.midMaxCount) c[1] = 1u;
+    else if (size <= pc.singleMaxCount) c[2] = 1u;
+    else {
+        c[3] = 1u;
+        c[4] = vksortCeilDiv(size, TILE_SIZE);
+    }
 }
 
 // Adds every invocation's `value` into s_counts (zeroed and published by barriers around it).
-void sumCounts(uvec4 value) {
-    if (gl_LocalInvocationIndex < 4u) s_counts[gl_LocalInvocationIndex] = 0u;
+void sumCounts(uint value[kClassifies]) {
+    if (gl_LocalInvocationIndex < kClassifies) s_counts[gl_LocalInvocationIndex] = 0u;
     barrier();
-    uvec4 sum = subgroupAdd(value);
-    if (subgroupElect()) {
-        [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-            if (sum[c] != 0u) atomicAdd(s_counts[c], sum[c]);
-        }
+    [[unroll]] for (uint c = 0u; c < kClassifies; ++c) {
+        uint sum = subgroupAdd(value[c]);
+        if (subgroupElect() && sum != 0u) atomicAdd(s_counts[c], sum);
     }
     barrier();
 }
@@ -67,63 +74,77 @@ void main() {
     uint first = min(workgroup * share, pc.segmentCount);
     uint end = min(first + share, pc.segmentCount);
     uint counts = vksortClassifyCountsOffset(pc.rowStride);
+    uint c[kClassifies];
     if ((pc.flags & kFlagClassifyPlaces) == 0u) {
-        uvec4 mine = uvec4(0u);
-        for (uint s = first + invocation; s < end; s += gl_WorkGroupSize.x) mine += classOf(rangeOf(s));
+        uint mine[kClassifies];
+        [[unroll]] for (uint i = 0u; i < kClassifies; ++i) mine[i] = 0u;
+        for (uint s = first + invocation; s < end; s += gl_WorkGroupSize.x) {
+            classOf(rangeOf(s), c);
+            [[unroll]] for (uint i = 0u; i < kClassifies; ++i) mine[i] += c[i];
+        }
         sumCounts(mine);
-        if (invocation < 4u) tables[counts + 4u * workgroup + invocation] = s_counts[invocation];
+        if (invocation < kClassifies) tables[counts + kClassifyCounts * workgroup + invocation] = s_counts[invocation];
         return;
     }
 
-    uvec4 before = uvec4(0u);
+    uint before[kClassifies];
+    [[unroll]] for (uint i = 0u; i < kClassifies; ++i) before[i] = 0u;
     for (uint w = invocation; w < workgroup; w += gl_WorkGroupSize.x) {
-        before += uvec4(tables[counts + 4u * w], tables[counts + 4u * w + 1u], tables[counts + 4u * w + 2u],
-                        tables[counts + 4u * w + 3u]);
+        [[unroll]] for (uint i = 0u; i < kClassifies; ++i) before[i] += tables[counts + kClassifyCounts * w + i];
     }
     sumCounts(before);
-    uvec4 next = uvec4(s_counts[0], s_counts[1], s_counts[2], s_counts[3]);
-    uint midList = vksortMidListOffset(pc.rowStride, pc.maxCount);
-    uint singleList = vksortSingleListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount);
-    uint largeList = vksortLargeListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount, pc.midMaxCount);
+    uint next[kClassifies];
+    [[unroll]] for (uint i = 0u; i < kClassifies; ++i) next[i] = s_counts[i];
+    const uint lists[3] = {vksortShortListOffset(pc.rowStride, pc.maxCount),
+                           vksortMidListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount),
+                           vksortSingleListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount, pc.shortMaxCount)};
+    uint largeList = vksortLargeListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount, pc.shortMaxCount, pc.midMaxCount);
     uint tileMembers = vksortTileMembersOffset(pc.rowStride);
     for (uint chunk = first; chunk < end; chunk += gl_WorkGroupSize.x) {
         uint s = chunk + invocation;
         uvec2 range = s < end ? rangeOf(s) : uvec2(0u);
-        uvec4 c = classOf(range);
-        // The three classes' places in one scan: 11 bits each hold up to 2047 members per chunk.
-        uint total;
-        uint places = workgroupExclusiveScan(c.x | (c.y << 11u) | (c.z << 22u), total);
-        barrier(); // (before the scan's shared words are reused)
+        classOf(range, c);
+        // The classes' places, two to a scan: 16 bits each hold a chunk's members (at most the
+        // workgroup size).
+        uint pairTotal[2], places[2];
+        places[0] = workgroupExclusiveScan(c[0] | (c[1] << 16u), pairTotal[0]);
+        barrier(); // (the scan's shared words are reused)
+        places[1] = workgroupExclusiveScan(c[2] | (c[3] << 16u), pairTotal[1]);
+        barrier();
         uint tileTotal;
-        uint firstTile = next.w + workgroupExclusiveScan(c.w, tileTotal);
-        if (c.x != 0u) {
-            uint at = midList + 2u * (next.x + (places & 0x7FFu));
-            tables[at] = range.x;
-            tables[at + 1u] = range.y;
-        } else if (c.y != 0u) {
-            uint at = singleList + 2u * (next.y + ((places >> 11u) & 0x7FFu));
-            tables[at] = range.x;
-            tables[at + 1u] = range.y;
-        } else if (c.z != 0u) {
-            uint member = next.z + (places >> 22u);
+        uint firstTile = next[4] + workgroupExclusiveScan(c[4], tileTotal);
+        uint place[4] = {places[0] & 0xFFFFu, places[0] >> 16u, places[1] & 0xFFFFu, places[1] >> 16u};
+        uint total[4] = {pairTotal[0] & 0xFFFFu, pairTotal[0] >> 16u, pairTotal[1] & 0xFFFFu, pairTotal[1] >> 16u};
+        [[unroll]] for (uint i = 0u; i < 3u; ++i) {
+            if (c[i] != 0u) {
+                uint at = lists[i] + 2u * (next[i] + place[i]);
+                tables[at] = range.x;
+                tables[at + 1u] = range.y;
+            }
+        }
+        if (c[3] != 0u) {
+            uint member = next[3] + place[3];
             uint at = largeList + 3u * member;
             tables[at] = range.x;
             tables[at + 1u] = range.y;
             tables[at + 2u] = firstTile;
-            for (uint t = 0u; t < c.w; ++t) tables[tileMembers + firstTile + t] = member;
+            for (uint t = 0u; t < c[4]; ++t) tables[tileMembers + firstTile + t] = member;
         }
-        next += uvec4(total & 0x7FFu, (total >> 11u) & 0x7FFu, total >> 22u, tileTotal);
+        [[unroll]] for (uint i = 0u; i < 4u; ++i) next[i] += total[i];
+        next[4] += tileTotal;
         barrier(); // (before the next chunk's scans)
     }
     if (workgroup + 1u == gl_NumWorkGroups.x && invocation == 0u) {
-        tables[kInfoMidMembers] = next.x;
-        tables[kInfoSingleMembers] = next.y;
-        tables[kInfoLargeMembers] = next.z;
-        tables[kInfoNumTiles] = next.w;
-        writeArgs(kLaunchMidArgs, next.x);
-        writeArgs(kLaunchSingleArgs, next.y);
-        writeArgs(kLaunchTileArgs, next.w);
-        launchArgs[kLaunchScanArgs] = next.w == 0u ? 0u : scanWorkgroups(next.w);
+        tables[kInfoShortMembers] = next[0];
+        tables[kInfoMidMembers] = next[1];
+        tables[kInfoSingleMembers] = next[2];
+        tables[kInfoLargeMembers] = next[3];
+        tables[kInfoNumTiles] = next[4];
+        writeArgs(kLaunchShortArgs, next[0]);
+        writeArgs(kLaunchMidArgs, next[1]);
+        writeArgs(kLaunchSingleArgs, next[2]);
+        writeArgs(kLaunchTileArgs, next[4]);
+        launchArgs[kLaunchScanArgs] = next[4] == 0u ? 0u : scanWorkgroups(next[4]);
         launchArgs[kLaunchScanArgs + 1u] = 1u;
         launchArgs[kLaunchScanArgs + 2u] = 1u;
     }

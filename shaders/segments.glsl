@@ -38,12 +38,13 @@ uvec2 segmentRange(uint segment) {
     return uvec2(begin, end);
 }
 
-// The classify step's lists (vksort_config.h, "A segmented sorter's tables"): where the mid-sized
-// and the small segments' (begin, end) pairs start.
-uint midListOffset() { return vksortMidListOffset(pc.rowStride, pc.maxCount); }
-uint singleListOffset() { return vksortSingleListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount); }
+// The classify step's lists (vksort_config.h, "A segmented sorter's tables"): where the short,
+// mid-sized and small segments' (begin, end) pairs start, and the large segments' triples.
+uint shortListOffset() { return vksortShortListOffset(pc.rowStride, pc.maxCount); }
+uint midListOffset() { return vksortMidListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount); }
+uint singleListOffset() { return vksortSingleListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount, pc.shortMaxCount); }
 
-// The segment a mid-sized or small class's workgroup sorts: with kFlagSegmentLists member
+// The segment a short, mid-sized or small class's workgroup sorts: with kFlagSegmentLists member
 // flatWorkgroupIndex() of the class's list (`members` of them, from `list`), else segment
 // flatWorkgroupIndex() if its size lies in (lo, hi]. False: nothing to sort.
 bool classRange(uint list, uint members, uint lo, uint hi, out uvec2 range) {
@@ -52,7 +53,9 @@ bool classRange(uint list, uint members, uint lo, uint hi, out uvec2 range) {
     if ((pc.flags & kFlagSegmentLists) != 0u) {
         if (index >= tables[members]) return false;
         range = uvec2(tables[list + 2u * index], tables[list + 2u * index + 1u]);
-        return true;
+        // (The classify step lists only its class's segments: the test keeps a scratch buffer
+        // written by anything else from overrunning the tile.)
+        return range.y >= range.x && range.y - range.x > lo && range.y - range.x <= hi;
     }
     if (index >= pc.segmentCount) return false;
     range = segmentRange(index);

@@ -36,7 +36,7 @@ TileSpan tileSpan(uint tile, uint tiles, uint count) {
     TileSpan span;
     if (SEGMENT_LISTS) {
         uint member = tables[vksortTileMembersOffset(pc.rowStride) + tile];
-        uint at = vksortLargeListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount, pc.midMaxCount) + 3u * member;
+        uint at = vksortLargeListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount, pc.shortMaxCount, pc.midMaxCount) + 3u * member;
         uint begin = tables[at], end = tables[at + 1u];
         span.firstTile = tables[at + 2u];
         span.endTile = span.firstTile + vksortCeilDiv(end - begin, TILE_SIZE);

@@ -97,7 +97,8 @@ VKSORT_CONST kFlagClassifyPlaces = 512u;
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
- * for every step. 56 bytes, under the 128 bytes every device offers. */
+ * for every step. 80 bytes (the first 56 for every kernel but the segmented sort's), under the
+ * 128 bytes every device offers. */
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort; with kFlagIndirect, tables[kInfoCount] instead, and for
                             * the tile counts the word of kBindingCountIn that holds the caller's count */
@@ -119,10 +120,11 @@ struct VksortPushConstants {
     VKSORT_U32 segmentCount;
     VKSORT_U32 segmentSize;
     VKSORT_U32 offsetsWord;
-    VKSORT_U32 tinyMaxCount; /* segments up to this size are segment_tiny.comp's */
-    VKSORT_U32 midMaxCount;  /* and up to this size segment_mid.comp's (tinyMaxCount: none are) */
+    VKSORT_U32 tinyMaxCount;  /* segments up to this size are segment_tiny.comp's */
+    VKSORT_U32 shortMaxCount; /* then up to this size segment_short.comp's (tinyMaxCount: none are) */
+    VKSORT_U32 midMaxCount;   /* then up to this size segment_mid.comp's (shortMaxCount: none are) */
 };
-VKSORT_CONST kPushConstantsSize = 76u;
+VKSORT_CONST kPushConstantsSize = 80u;
 
 /* ---- Launch rules ------------------------------------------------------------------------ */
 /* The host plans direct sorts with these (src/plan.cpp, src/program.cpp); an indirect sort's tile
@@ -185,9 +187,10 @@ VKSORT_CONST kInfoNumTiles = 1u;       /* tiles for that count (indirect sorts) 
 VKSORT_CONST kInfoRequested = 2u;      /* the caller's count, copied from their buffer (bindings objects) */
 VKSORT_CONST kInfoScanTicket = 3u;     /* the scan step's workgroups that are done (scan.comp) */
 /* A segmented sort by offsets: the members of the classify step's lists (segments.glsl). */
-VKSORT_CONST kInfoMidMembers = 4u;
-VKSORT_CONST kInfoSingleMembers = 5u;
-VKSORT_CONST kInfoLargeMembers = 6u;
+VKSORT_CONST kInfoShortMembers = 4u;
+VKSORT_CONST kInfoMidMembers = 5u;
+VKSORT_CONST kInfoSingleMembers = 6u;
+VKSORT_CONST kInfoLargeMembers = 7u;
 VKSORT_CONST kInfoWords = 16u;         /* (the rest is spare: the tables after it stay 64-byte aligned) */
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kScanRanges = 64u;        /* the most ranges a scan step splits the tiles into */
@@ -200,29 +203,35 @@ VKSORT_FUNC VKSORT_U32 vksortVaryingOffset(VKSORT_U32 rowStride) { return kTileT
 /* Every word of the tables, for every sorter: the counts tables, then each tile's varying bits. */
 VKSORT_FUNC VKSORT_U32 vksortTablesWords(VKSORT_U32 rowStride) { return vksortVaryingOffset(rowStride) + 2u * rowStride; }
 /* A segmented sorter's tables go on (segments.glsl): the large segments' member of each tile
- * (rowStride words); each classify workgroup's counts of its segments' mid-sized, small and large
- * ones and of the large ones' tiles (4 words for each of at most vksortClassifyWorkgroups); then
- * the lists of the classes' members, each at most the capacity's segments of more keys than the
- * class below holds: mid-sized and small segments' (begin, end), large ones' (begin, end, first
- * tile). */
+ * (rowStride words); each classify workgroup's counts of its segments' short, mid-sized, small
+ * and large ones and of the large ones' tiles (8 words for each of at most
+ * vksortClassifyWorkgroups); then the lists of the classes' members, each at most the capacity's
+ * segments of more keys than the class below holds: short, mid-sized and small segments'
+ * (begin, end), large ones' (begin, end, first tile). */
 /* The classify step's workgroups: at most 1024, and one per 64 keys of the capacity. */
 VKSORT_FUNC VKSORT_U32 vksortClassifyWorkgroups(VKSORT_U32 maxCount) {
     return maxCount / 64u >= 1024u ? 1024u : maxCount / 64u + 1u;
 }
 VKSORT_FUNC VKSORT_U32 vksortTileMembersOffset(VKSORT_U32 rowStride) { return vksortTablesWords(rowStride); }
 VKSORT_FUNC VKSORT_U32 vksortClassifyCountsOffset(VKSORT_U32 rowStride) { return vksortTileMembersOffset(rowStride) + rowStride; }
-VKSORT_FUNC VKSORT_U32 vksortMidListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount) {
-    return vksortClassifyCountsOffset(rowStride) + 4u * vksortClassifyWorkgroups(maxCount);
+VKSORT_CONST kClassifyCounts = 8u; /* words per classify workgroup (5 used) */
+VKSORT_FUNC VKSORT_U32 vksortShortListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount) {
+    return vksortClassifyCountsOffset(rowStride) + kClassifyCounts * vksortClassifyWorkgroups(maxCount);
 }
-VKSORT_FUNC VKSORT_U32 vksortSingleListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount, VKSORT_U32 tinyMax) {
-    return vksortMidListOffset(rowStride, maxCount) + 2u * (maxCount / (tinyMax + 1u));
+VKSORT_FUNC VKSORT_U32 vksortMidListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount, VKSORT_U32 tinyMax) {
+    return vksortShortListOffset(rowStride, maxCount) + 2u * (maxCount / (tinyMax + 1u));
 }
-VKSORT_FUNC VKSORT_U32 vksortLargeListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount, VKSORT_U32 tinyMax, VKSORT_U32 midMax) {
-    return vksortSingleListOffset(rowStride, maxCount, tinyMax) + 2u * (maxCount / (midMax + 1u));
+VKSORT_FUNC VKSORT_U32 vksortSingleListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount, VKSORT_U32 tinyMax,
+                                              VKSORT_U32 shortMax) {
+    return vksortMidListOffset(rowStride, maxCount, tinyMax) + 2u * (maxCount / (shortMax + 1u));
+}
+VKSORT_FUNC VKSORT_U32 vksortLargeListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount, VKSORT_U32 tinyMax,
+                                             VKSORT_U32 shortMax, VKSORT_U32 midMax) {
+    return vksortSingleListOffset(rowStride, maxCount, tinyMax, shortMax) + 2u * (maxCount / (midMax + 1u));
 }
 VKSORT_FUNC VKSORT_U32 vksortSegmentTablesWords(VKSORT_U32 rowStride, VKSORT_U32 maxCount, VKSORT_U32 tinyMax,
-                                                VKSORT_U32 midMax, VKSORT_U32 singleMax) {
-    return vksortLargeListOffset(rowStride, maxCount, tinyMax, midMax) + 3u * (maxCount / (singleMax + 1u));
+                                                VKSORT_U32 shortMax, VKSORT_U32 midMax, VKSORT_U32 singleMax) {
+    return vksortLargeListOffset(rowStride, maxCount, tinyMax, shortMax, midMax) + 3u * (maxCount / (singleMax + 1u));
 }
 /* The pass arguments (kBindingPassArgs): the passes that run, then each pass's scan step's and
  * reorder's launch. */
@@ -242,7 +251,8 @@ VKSORT_CONST kLaunchTileArgs = 0u;     /* the reorders (a tile each); a segmente
 VKSORT_CONST kLaunchSingleArgs = 4u;   /* the single-workgroup sort; a segmented sort's small segments */
 VKSORT_CONST kLaunchScanArgs = 8u;     /* the scan steps */
 VKSORT_CONST kLaunchMidArgs = 12u;     /* a segmented sort's mid-sized segments (its classify step's) */
-VKSORT_CONST kLaunchWords = 16u;
+VKSORT_CONST kLaunchShortArgs = 16u;   /* and its short segments */
+VKSORT_CONST kLaunchWords = 20u;
 
 /* ---- Passes that run ------------------------------------------------------------------------ */
 /* Whether bits [shift, min(shift + 4, endBit)) of a key's varying bits (lo: bits 0-31, hi: bits
@@ -312,7 +322,7 @@ VKSORT_FUNC VKSORT_U32 vksortScanWorkgroups(VKSORT_U32 tiles, VKSORT_U32 oneRang
 }
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 76 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 80 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kRangeTotalsOffset % 4u == 0u && kTileTablesOffset % 4u == 0u, "counts rows are read as 16-byte vectors (scan.comp, reorder.comp)");
 static_assert(kInfoWords % 4u == 0u, "the totals and ranges stay 16-byte aligned");
@@ -320,7 +330,8 @@ static_assert(kPassShift + kMaxPasses <= kPassCount && kPassCount < kPassWords &
                   kPassWords <= kPassLaunchOffset, "the passes that run come first, in whole uvec4s");
 static_assert(kInfoScanTicket < kInfoWords, "info fits");
 static_assert(kLaunchTileArgs + 3u <= kLaunchSingleArgs && kLaunchSingleArgs + 3u <= kLaunchScanArgs &&
-                  kLaunchScanArgs + 3u <= kLaunchMidArgs && kLaunchMidArgs + 3u <= kLaunchWords, "launch arguments fit");
+                  kLaunchScanArgs + 3u <= kLaunchMidArgs && kLaunchMidArgs + 3u <= kLaunchShortArgs &&
+                  kLaunchShortArgs + 3u <= kLaunchWords, "launch arguments fit");
 static_assert(kInfoLargeMembers < kInfoWords, "the segments' info fits");
 } /* namespace vksort */
 #endif

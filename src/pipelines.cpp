@@ -162,6 +162,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
             const TileConfig& tile = info.tile == KernelTile::Single ? options.singleTiles[k]
                                      : info.tile == KernelTile::Scan ? options.scanTile
                                      : info.tile == KernelTile::Tiny ? options.tinyTile
+                                     : info.tile == KernelTile::Short ? options.shortTile
                                                                      : options.tile;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1); ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;

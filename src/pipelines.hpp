@@ -40,6 +40,7 @@ struct PipelineOptions {
     TileConfig singleTiles[kKeyWidths]; // the single-workgroup sort's, per key width (one tile size)
     TileConfig scanTile;   // the scan step (its workgroup size; keys per thread unused)
     TileConfig tinyTile;   // the tiny segments' (a segmented sort)
+    TileConfig shortTile;  // the short segments' (a segmented sort)
     ScanConfig scan;       // the scan step's shape, a specialization of every kernel that scans
     TuningRow::Reorder reorder;        // the reorder's code choices (specialization constants)
     bool singleWholeTileCopies = false; // the single-workgroup sort's (TuningRow::Single)

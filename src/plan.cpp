@@ -28,7 +28,7 @@ uint32_t tinySharedMemoryBytes(const TileConfig& config, bool) {
 
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool) {
     return (config.workgroupSize + 1) * 4u // workgroupExclusiveScan (one-lane subgroups)
-           + 4 * 4u;                       // per class: the workgroup's count, then its next member
+           + 5 * 4u;                       // per class: the workgroup's count, then its next member
 }
 
 uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin) {
@@ -78,9 +78,10 @@ uint32_t maxElementCount(const DeviceFacts& device, const TileConfig& config, ui
     return uint32_t(limit);
 }
 
-SegmentLimits segmentLimits(uint32_t tinyMax, uint32_t mainTile, uint32_t singleMax) {
-    const bool mid = mainTile > tinyMax && mainTile < singleMax;
-    return SegmentLimits{tinyMax, mid ? mainTile : tinyMax, singleMax};
+SegmentLimits segmentLimits(uint32_t tinyMax, uint32_t shortTile, uint32_t mainTile, uint32_t singleMax) {
+    const uint32_t shortMax = shortTile > tinyMax && shortTile < singleMax ? shortTile : tinyMax;
+    const uint32_t midMax = mainTile > shortMax && mainTile < singleMax ? mainTile : shortMax;
+    return SegmentLimits{tinyMax, shortMax, midMax, singleMax};
 }
 
 ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes,
@@ -98,7 +99,8 @@ ScratchLayout planScratch(const TileConfig& config, uint32_t maxCount, uint32_t 
     }
     layout.tablesOffset = next;
     layout.tablesBytes = uint64_t(segments != nullptr ? vksortSegmentTablesWords(layout.rowStride, maxCount, segments->tinyMax,
-                                                                                 segments->midMax, segments->singleMax)
+                                                                                 segments->shortMax, segments->midMax,
+                                                                                 segments->singleMax)
                                                       : vksortTablesWords(layout.rowStride)) * 4u;
     layout.variantArgsBytes = kVariantArgsWords * 4u;
     layout.variantArgsOffset = alignUp(layout.tablesOffset + layout.tablesBytes, alignment);

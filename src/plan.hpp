@@ -114,14 +114,14 @@ struct ScratchLayout {
 };
 
 // A segmented sorter's size classes (shaders/segments.glsl): segments up to tinyMax keys take an
-// invocation per key, up to midMax the main tile's workgroup, up to singleMax the single-workgroup
-// sort's, larger ones the passes.
+// invocation per key, up to shortMax the short tile's workgroup, up to midMax the main tile's, up
+// to singleMax the single-workgroup sort's, larger ones the passes.
 struct SegmentLimits {
-    uint32_t tinyMax = 0, midMax = 0, singleMax = 0;
+    uint32_t tinyMax = 0, shortMax = 0, midMax = 0, singleMax = 0;
 };
-// The mid-sized class ends at the main tile where that lies between the other two; else it is
-// empty (midMax = tinyMax).
-SegmentLimits segmentLimits(uint32_t tinyMax, uint32_t mainTile, uint32_t singleMax);
+// The short and mid-sized classes end at their tiles where those lie above the class before and
+// below singleMax; else they are empty (their limit is the class before's).
+SegmentLimits segmentLimits(uint32_t tinyMax, uint32_t shortTile, uint32_t mainTile, uint32_t singleMax);
 
 // The tiles a segmented sort may add to a capacity's: segments of more than singleMaxCount keys
 // each start a tile of their own (shaders/tile.glsl), at most one more tile for each such segment

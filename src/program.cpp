@@ -2,6 +2,7 @@
 #include "program.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace vksort {
 
@@ -31,6 +32,7 @@ struct Builder {
     Kernel reorderKernel = Kernel::Reorder;
 
     Step& add(Kernel kernel, uint32_t pass, BindingSet set) {
+        if (out.stepCount == kMaxProgramSteps) std::abort(); // (tests/test_program.cpp builds the longest programs)
         Step& s = out.steps[out.stepCount++];
         s = Step{};
         s.kernel = kernel;
@@ -85,10 +87,11 @@ struct Builder {
     // tile counts then find an inline scan for any count).
     // The fields a segmented sort's steps push (shaders/segments.glsl).
     void pushSegments(Step& s) const {
-        const SegmentLimits limits = segmentLimits(in.tinyMaxCount, in.tile.tileSize(), in.singleMaxCount);
+        const SegmentLimits limits = segmentLimits(in.tinyMaxCount, in.shortMaxCount, in.tile.tileSize(), in.singleMaxCount);
         VksortPushConstants& c = s.constants;
         c.singleMaxCount = limits.singleMax;
         c.tinyMaxCount = limits.tinyMax;
+        c.shortMaxCount = limits.shortMax;
         c.midMaxCount = limits.midMax;
         c.segmentCount = in.segments.count;
         c.segmentSize = std::min(in.segments.size, in.count);
@@ -156,7 +159,7 @@ struct Builder {
     }
 
     // A segmented sort (shaders/segments.glsl) by size class: the tiny segments an invocation
-    // per key, in a bounded grid; the mid-sized and small ones a workgroup each; the large ones
+    // per key, in a bounded grid; the short, mid-sized and small ones a workgroup each; the large ones
     // through the passes. Uniform segments larger than one workgroup's sort take the passes alone
     // (buildSegmentTiles); smaller ones are all in one class, which launches a workgroup per
     // segment. By offsets the classify step lists each class's segments after the tiny ones'
@@ -166,7 +169,7 @@ struct Builder {
     // leave theirs; the barriers between the dispatches order their accesses to the same
     // bindings (the ranges they write are disjoint).
     void buildSegments(BindingSet singleSet, uint32_t indexFlag) {
-        const SegmentLimits limits = segmentLimits(in.tinyMaxCount, in.tile.tileSize(), in.singleMaxCount);
+        const SegmentLimits limits = segmentLimits(in.tinyMaxCount, in.shortMaxCount, in.tile.tileSize(), in.singleMaxCount);
         const bool listed = in.segments.size == 0;
         const uint32_t largest = listed ? in.count : std::min(in.segments.size, in.count);
         if (!listed && largest > limits.singleMax) {
@@ -188,7 +191,17 @@ struct Builder {
             }
             return s;
         };
-        auto lastClass = [&](uint32_t classMax) {
+        // Uniform segments fill one class, and a shorter last segment perhaps another: only
+        // those are recorded. By offsets every class up to the largest segment there can be.
+        const uint32_t uniformSegments = listed ? 0 : std::min(in.segments.count, ceilDiv(in.count, largest));
+        const uint32_t shortest = listed ? 0 : in.count - (uniformSegments - 1) * largest;
+        auto recorded = [&](uint32_t classMin, uint32_t classMax) {
+            if (classMax <= classMin) return false; // an empty class
+            if (listed) return largest > classMin;
+            auto holds = [&](uint32_t size) { return size > classMin && size <= classMax; };
+            return holds(largest) || holds(shortest);
+        };
+        auto last = [&](uint32_t classMax) {
             if (largest > classMax) return false;
             out.steps[out.stepCount - 1].barrier = Barrier::None;
             timestampsThrough(out.timestampCount - 1);
@@ -196,11 +209,13 @@ struct Builder {
         };
         // The tiny segments read the offsets themselves, bound at the tables' binding; the grid
         // launches at most launchThreads invocations.
-        Step& tiny = classStep(Kernel::SegmentTiny, 0);
-        tiny.offsetsAtTables = listed;
-        tiny.grid = gridFor(std::min(in.segments.count, std::max(1u, in.segments.launchThreads / in.tinyMaxCount)),
-                            in.maxWorkgroupCountX);
-        if (lastClass(limits.tinyMax)) return;
+        if (recorded(0, limits.tinyMax)) {
+            Step& tiny = classStep(Kernel::SegmentTiny, 0);
+            tiny.offsetsAtTables = listed;
+            tiny.grid = gridFor(std::min(in.segments.count, std::max(1u, in.segments.launchThreads / in.tinyMaxCount)),
+                                in.maxWorkgroupCountX);
+            if (last(limits.tinyMax)) return;
+        }
         if (listed) {
             // Two dispatches of at most vksortClassifyWorkgroups (shaders/segment_classify.comp).
             for (uint32_t phase = 0; phase < 2; ++phase) {
@@ -212,12 +227,17 @@ struct Builder {
                 if (phase == 1) classify.barrier = Barrier::ComputeAndIndirect;
             }
         }
-        if (limits.midMax > limits.tinyMax) {
-            classStep(Kernel::SegmentMid, kLaunchMidArgs);
-            if (lastClass(limits.midMax)) return;
+        const struct {
+            Kernel kernel;
+            uint32_t classMin, classMax, argsWord;
+        } classes[] = {{Kernel::SegmentShort, limits.tinyMax, limits.shortMax, kLaunchShortArgs},
+                       {Kernel::SegmentMid, limits.shortMax, limits.midMax, kLaunchMidArgs},
+                       {Kernel::SegmentSingle, limits.midMax, limits.singleMax, kLaunchSingleArgs}};
+        for (const auto& cls : classes) {
+            if (!recorded(cls.classMin, cls.classMax)) continue;
+            classStep(cls.kernel, cls.argsWord);
+            if (last(cls.classMax)) return;
         }
-        classStep(Kernel::SegmentSingle, kLaunchSingleArgs);
-        if (lastClass(limits.singleMax)) return;
         countsKernel = Kernel::SegmentListCounts;
         reorderKernel = Kernel::SegmentListReorder;
         buildPasses(indexFlag, 0, true);

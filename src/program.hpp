@@ -54,9 +54,9 @@ struct Step {
 };
 
 // Copy, tile counts, single-workgroup sort, then per pass a scan and a reorder; a segmented sort
-// by offsets: the tiny segments, two classify steps, the mid-sized and the small segments, then
-// the passes' tile counts, scans and reorders.
-constexpr uint32_t kMaxProgramSteps = 6 + 2 * kMaxPasses;
+// by offsets: the tiny segments, two classify steps, the short, mid-sized and small segments,
+// then the passes' tile counts, scans and reorders.
+constexpr uint32_t kMaxProgramSteps = 7 + 2 * kMaxPasses;
 
 // A segmented sort's segments (vksortCmdSortSegments): their number, and their uniform size or
 // (segmentSize 0) the word of the offsets' binding where the caller's offsets start.
@@ -74,6 +74,7 @@ struct ProgramInput {
     TileConfig tile;             // the tile-counts and reorder tile
     uint32_t singleMaxCount = 0; // counts up to this sort in one workgroup
     uint32_t tinyMaxCount = 0;   // a segmented sort's segments up to this take an invocation per key
+    uint32_t shortMaxCount = 0;  // and up to this the short segments' tile
     uint32_t maxWorkgroupCountX = 0;
     uint32_t maxCount = 0;       // the bindings' capacity
     uint32_t rowStride = 0;      // ScratchLayout::rowStride

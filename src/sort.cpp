@@ -16,6 +16,7 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
     in.tile = sorter.tile;
     in.singleMaxCount = sorter.singleTiles[0].tileSize();
     in.tinyMaxCount = sorter.tinyMaxCount;
+    in.shortMaxCount = sorter.shortMaxCount;
     in.maxWorkgroupCountX = sorter.deviceInfo.facts.maxWorkgroupCount[0];
     in.maxCount = bindings.maxCount;
     in.rowStride = bindings.layout.rowStride;

@@ -18,7 +18,8 @@ uint64_t scratchAlignment(const VksortSorter_T& sorter) {
 
 ScratchLayout sorterScratch(const VksortSorter_T& sorter, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes) {
     const bool segmented = (sorter.flags & VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT) != 0;
-    const SegmentLimits limits = segmentLimits(sorter.tinyMaxCount, sorter.tile.tileSize(), sorter.singleTiles[0].tileSize());
+    const SegmentLimits limits =
+        segmentLimits(sorter.tinyMaxCount, sorter.shortMaxCount, sorter.tile.tileSize(), sorter.singleTiles[0].tileSize());
     return planScratch(sorter.tile, maxCount, keyBytes, valueBytes, scratchAlignment(sorter), segmented ? &limits : nullptr);
 }
 
@@ -149,6 +150,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     for (uint32_t k = 0; k < kKeyWidths; ++k) options.singleTiles[k] = chooseSingleTileConfig(device.facts, row, tile, control, k);
     options.scanTile = chooseScanTileConfig(device.facts, row, tile, control);
     options.tinyTile = chooseTinyTileConfig(device.facts, row, tile, control);
+    options.shortTile = chooseShortTileConfig(device.facts, row, tile, control);
     options.scan = chooseScanConfig(row);
     options.reorder = row.reorder;
     options.singleWholeTileCopies = row.single.wholeTileCopies;
@@ -184,6 +186,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
     sorter->scan = options.scan;
     sorter->tinyMaxCount = options.tinyTile.workgroupSize;
+    sorter->shortMaxCount = options.shortTile.tileSize();
     sorter->segmentLaunchThreads = row.segments.launchThreads;
     sorter->variant = variant;
     sorter->debugUtils = debugUtils;

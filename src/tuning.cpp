@@ -108,6 +108,17 @@ TileConfig chooseTinyTileConfig(const DeviceFacts& device, const TuningRow& row,
     return c;
 }
 
+TileConfig chooseShortTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                 const SubgroupControl& control) {
+    TileConfig c = main;
+    c.exchangeBuffers = 1;
+    c.workgroupSize = std::max(kRadix, std::min({row.segments.shortTile.workgroupSize, workgroupLimit(device, control),
+                                                 main.workgroupSize}));
+    c.keysPerThread = std::max(1u, std::min(row.segments.shortTile.keysPerThread, main.keysPerThread));
+    applySubgroupRules(device, control, &c);
+    return c;
+}
+
 ScanConfig chooseScanConfig(const TuningRow& row) {
     return ScanConfig{row.scan.inlineMaxTiles, row.scan.oneRangeMaxTiles, row.scan.rangeMinTiles, row.scan.itemsPerThread};
 }

@@ -63,10 +63,12 @@ struct TuningRow {
     } scan;
     // The segmented sort: segments of up to tinyKeys keys take a workgroup of that many
     // invocations, an invocation per key (shaders/segment_tiny.comp), whose dispatch launches at
-    // most launchThreads invocations, looping over the segments (shaders/segments.glsl).
+    // most launchThreads invocations, looping over the segments (shaders/segments.glsl); segments
+    // of up to shortTile's keys a workgroup of that tile each (shaders/segment_short.comp).
     struct Segments {
         uint32_t tinyKeys = 0;
         uint32_t launchThreads = 0;
+        Tile shortTile;
     } segments;
 };
 
@@ -118,6 +120,10 @@ constexpr TuningRow nvidiaRow() {
     // 2^18: about what an H100 or H200 keeps resident (132 multiprocessors x 2048 invocations), so
     // that a class's workgroups all run at once; not swept.
     r.segments.launchThreads = 1u << 18;
+    // 64 x 8 (512 keys): u32:u32 4096 x 512 keys 0.054 ms and 10^4 log-normal segments (mean
+    // 840) 0.558 ms on the H200, against 0.061 and 0.561 for 128 x 4 and 0.205 and 0.705 for no
+    // short class (those segments on the 2048-key main tile).
+    r.segments.shortTile = {64, 8};
     return r;
 }
 
@@ -151,6 +157,11 @@ TileConfig chooseScanTileConfig(const DeviceFacts& device, const TuningRow& row,
 // The tiny segments' workgroup: the row's tinyKeys invocations, within the device's limits.
 TileConfig chooseTinyTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
                                 const SubgroupControl& control);
+
+// The short segments' tile: the row's shortTile, its workgroup within the device's limits (and at
+// least kRadix invocations, as every ranking workgroup), no larger than the main tile.
+TileConfig chooseShortTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                 const SubgroupControl& control);
 
 // The row's inline-scan and scan-step limits.
 ScanConfig chooseScanConfig(const TuningRow& row);

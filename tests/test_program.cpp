@@ -389,11 +389,12 @@ TEST_CASE("program: every bit range of 32- and 64-bit keys", "[program]") {
 
 TEST_CASE("a segmented sort: a dispatch per size class, by offsets listed by the classify step", "[program]") {
     for (uint32_t end : {4u, 8u, 12u, 32u}) {
-        for (uint32_t count : {1u, 64u, 65u, 2048u, 2049u, 4096u, 4097u, 1u << 20}) {
+        for (uint32_t count : {1u, 64u, 65u, 512u, 513u, 2048u, 2049u, 4096u, 4097u, 1u << 20}) {
             for (uint32_t segments : {1u, 1000u, 70000u}) {
                 INFO("bits [0, " << end << "), count " << count << ", segments " << segments);
                 ProgramInput in = input(count, 0, end);
                 in.tinyMaxCount = 64;
+                in.shortMaxCount = 512;
                 in.indexValues = true;
                 in.segments.count = segments;
                 in.segments.size = segments == 1000 ? 77 : 0;
@@ -402,14 +403,21 @@ TEST_CASE("a segmented sort: a dispatch per size class, by offsets listed by the
                 const Program p = build(in);
                 const uint32_t passCount = in.passes.passCount;
                 const bool listed = in.segments.size == 0;
-                // A class no segment of the count can be in is not recorded. (The main tile, 2048
-                // keys here, lies between the tiny and single-workgroup limits.) Uniform segments
-                // of 77 keys: none above the mid-sized class.
+                // A class no segment of the count can be in is not recorded. (The short tile, 512
+                // keys, and the main tile, 2048, lie between the tiny and single-workgroup limits.)
+                // Uniform segments of 77 keys: none above the short class.
                 const uint32_t largest = listed ? count : std::min(in.segments.size, count);
-                std::vector<Kernel> expected{Kernel::SegmentTiny};
+                // Uniform segments: the class of their size, and of a shorter last one.
+                const uint32_t shortest = listed ? 1 : count - (std::min(segments, ceilDiv(count, largest)) - 1) * largest;
+                auto has = [&](uint32_t lo, uint32_t hi) {
+                    return listed ? largest > lo : (largest > lo && largest <= hi) || (shortest > lo && shortest <= hi);
+                };
+                std::vector<Kernel> expected;
+                if (has(0, 64)) expected.push_back(Kernel::SegmentTiny);
                 if (largest > 64 && listed) expected.insert(expected.end(), 2, Kernel::SegmentClassify);
-                if (largest > 64) expected.push_back(Kernel::SegmentMid);
-                if (largest > 2048) expected.push_back(Kernel::SegmentSingle);
+                if (has(64, 512)) expected.push_back(Kernel::SegmentShort);
+                if (has(512, 2048)) expected.push_back(Kernel::SegmentMid);
+                if (has(2048, 4096)) expected.push_back(Kernel::SegmentSingle);
                 if (largest > 4096) {
                     expected.push_back(Kernel::SegmentListCounts);
                     for (uint32_t pass = 0; pass < passCount; ++pass) {
@@ -432,6 +440,7 @@ TEST_CASE("a segmented sort: a dispatch per size class, by offsets listed by the
                     CHECK(s.constants.offsetsWord == 3);
                     CHECK(s.constants.singleMaxCount == in.singleMaxCount);
                     CHECK(s.constants.tinyMaxCount == in.tinyMaxCount);
+                    CHECK(s.constants.shortMaxCount == 512);
                     CHECK(s.constants.midMaxCount == 2048);
                     CHECK(s.constants.count == count);
                     CHECK(s.barrier == (i + 1 == p.stepCount ? Barrier::None
@@ -460,12 +469,14 @@ TEST_CASE("a segmented sort: a dispatch per size class, by offsets listed by the
                         CHECK(s.indirect);
                         CHECK(!s.variantArgs);
                         CHECK((s.constants.flags & kFlagSegmentLists) != 0);
-                        CHECK(s.argsWord == (s.kernel == Kernel::SegmentMid      ? kLaunchMidArgs
+                        CHECK(s.argsWord == (s.kernel == Kernel::SegmentShort    ? kLaunchShortArgs
+                                             : s.kernel == Kernel::SegmentMid    ? kLaunchMidArgs
                                              : s.kernel == Kernel::SegmentSingle ? kLaunchSingleArgs
                                              : s.kernel == Kernel::Scan          ? kLaunchScanArgs
                                                                                  : kLaunchTileArgs));
                     }
-                    if (s.kernel == Kernel::SegmentTiny || s.kernel == Kernel::SegmentMid || s.kernel == Kernel::SegmentSingle) {
+                    if (s.kernel == Kernel::SegmentTiny || s.kernel == Kernel::SegmentShort || s.kernel == Kernel::SegmentMid ||
+                        s.kernel == Kernel::SegmentSingle) {
                         // The small classes' results land where a plain sort's would.
                         CHECK(s.set == (passCount % 2 == 1 ? kSetForward : kSetInPlace));
                         CHECK((s.constants.flags & (kFlagMapIn | kFlagMapOut | kFlagIndexValues)) ==
@@ -542,4 +553,19 @@ TEST_CASE("a segmented sort: uniform segments above one workgroup take the passe
             }
         }
     }
+}
+
+TEST_CASE("the longest programs fit kMaxProgramSteps", "[program]") {
+    // A segmented sort by offsets of 64-bit keys with every class, and an indirect sort with a
+    // copy of the count.
+    ProgramInput in = input(1u << 20, 0, 64, 64);
+    in.tinyMaxCount = 64;
+    in.shortMaxCount = 512;
+    in.segments.count = 1000;
+    in.segments.launchThreads = 1u << 18;
+    const Program segmented = build(in);
+    CHECK(segmented.stepCount == kMaxProgramSteps);
+    ProgramInput indirect = input(1u << 26, 0, 64, 64);
+    indirect.indirect = true;
+    CHECK(build(indirect).stepCount <= kMaxProgramSteps);
 }

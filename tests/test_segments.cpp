@@ -193,10 +193,12 @@ TEST_CASE("segmented sorts of uniform segments, every key and value type", "[seg
 TEST_CASE("segmented sorts at the one-workgroup boundary, orders and bit ranges", "[segments]") {
     const uint32_t single = vktest::properties(segmentSorter(false)).singleDispatchMaxCount;
     const bool push = pushAvailable();
-    // Around the tiny segments' limit (an invocation per key: 64 on every tuning row), the main
-    // tile's (the mid-sized segments') and the one-workgroup limit.
+    // Around the tiny segments' limit (an invocation per key: 64 on every tuning row), the short
+    // tile's, the main tile's (the mid-sized segments') and the one-workgroup limit.
     const uint32_t tile = vktest::properties(segmentSorter(false)).tileSize;
-    for (uint32_t size : {1u, 2u, 63u, 64u, 65u, tile, tile + 1, single - 1, single, single + 1, 3 * single + 5}) {
+    const uint32_t shortTile = segmentSorter(false)->shortMaxCount;
+    for (uint32_t size : {1u, 2u, 63u, 64u, 65u, shortTile, shortTile + 1, tile, tile + 1, single - 1, single, single + 1,
+                          3 * single + 5}) {
         for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
             SegmentCase c;
             c.key = VKSORT_KEY_TYPE_FLOAT32;
@@ -264,14 +266,16 @@ TEST_CASE("segmented sorts by offsets: layouts, empty and one-key segments, bad 
 
 TEST_CASE("segmented sorts with a made-up tuning row: every class, workgroups taking many batches",
           "[segments]") {
-    // Tiny segments up to 16 keys, mid-sized up to the 192 keys of the main tile, one workgroup up
-    // to 384, and few invocations per tiny dispatch, so that each workgroup takes several batches.
+    // Tiny segments up to 16 keys, short ones up to 64, mid-sized up to the 192 keys of the main
+    // tile, one workgroup up to 384, and few invocations per tiny dispatch, so that each workgroup
+    // takes several batches.
     vksort::TuningRow row = vksort::kTuningTable[0];
     row.match = {0x1234, 16, 0};
     row.tile = {64, 3};
     row.single = {6, 128, 2, 1, true};
     row.segments.tinyKeys = 16;
     row.segments.launchThreads = 128;
+    row.segments.shortTile = {16, 4};
     vkctx::Context& ctx = vktest::context();
     vktest::SorterOptions options;
     options.segmented = true;
@@ -283,7 +287,7 @@ TEST_CASE("segmented sorts with a made-up tuning row: every class, workgroups ta
     for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
         for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_INDEX}) {
             // Uniform segments of each class, many of them.
-            for (uint32_t size : {1u, 16u, 17u, 192u, 193u, 384u, 385u, 1000u}) {
+            for (uint32_t size : {1u, 16u, 17u, 64u, 65u, 192u, 193u, 384u, 385u, 1000u}) {
                 SegmentCase c;
                 c.key = key;
                 c.value = value;
@@ -321,6 +325,8 @@ TEST_CASE("segmented sorts of large segments: scan steps over one and several ra
     row.scan.oneRangeMaxTiles = 8;
     row.scan.rangeMinTiles = 4;
     row.scan.itemsPerThread = 2;
+    row.segments.tinyKeys = 16;
+    row.segments.shortTile = {16, 4};
     vkctx::Context& ctx = vktest::context();
     for (bool skip : {false, true}) {
         INFO("skipping constant digits " << skip);

@@ -247,7 +247,7 @@ typedef enum VksortSorterCreateFlagBits {
      * copy of the count; each dispatch and the recording may take longer than with bound sets,
      * depending on the driver (docs/PERFORMANCE.md, "Buffers at record time"). */
     VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT = 0x00000020,
-    /* The sorter also compiles the segmented sort's pipelines (five per served format, two per key
+    /* The sorter also compiles the segmented sort's pipelines (six per served format, two per key
      * width and one more), which vksortCmdSortSegments needs; without this flag it returns
      * VK_ERROR_VALIDATION_FAILED_EXT. Its scratch has room for a few more tiles and for the
      * segments' lists (VksortMemoryRequirements::scratch). */
@@ -436,8 +436,9 @@ typedef struct VksortMemoryRequirements {
      * created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT the tile tables have room for one more
      * tile per singleDispatchMaxCount + 1 keys (VksortSorterProperties), as segments start tiles
      * of their own, and the tables end with the segments' lists (vksortCmdSortSegments): 4 bytes
-     * per tile, up to 16 KiB of counts, and 8 bytes per 65 keys, 8 per tileSize + 1 and 12 per
-     * singleDispatchMaxCount + 1 keys: about 0.13 bytes per key of maxCount; for a
+     * per tile, up to 32 KiB of counts, and 8 bytes per 65 keys, 8 per 513, 8 per tileSize + 1
+     * and 12 per singleDispatchMaxCount + 1 keys: with the extra tiles about 0.2 bytes per key of
+     * maxCount; for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of
      * that range (which passes run) are also bound as a uniform buffer (the reported usage and
      * alignment allow it for every sorter, so one scratch buffer serves either kind). Its contents
@@ -641,12 +642,13 @@ typedef struct VksortSegmentsInfo {
  * buffers, and where the result is in the scratch buffer those positions of it are undefined.
  * The sorter must have been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Segments are
  * sorted by size class: up to 64 keys (the tuning row's) an invocation per key, in a bounded
- * grid whose workgroups take the segments in batches; up to tileSize keys, then up to
- * singleDispatchMaxCount (VksortSorterProperties), inside one workgroup each, every pass, with
- * the tile of that size; larger ones through the digit passes of vksortCmdSort, with tiles that
- * start at segment starts and offsets found within each segment, so that a few large segments
- * take about the time of one vksortCmdSort of their keys. Uniform segments (segmentSize clamped
- * to the count) are all in one class, whose dispatches alone are recorded. By offsets, the
+ * grid whose workgroups take the segments in batches; up to 512 keys (the tuning row's), then up
+ * to tileSize, then up to singleDispatchMaxCount (VksortSorterProperties), inside one workgroup
+ * each, every pass, with a tile of that size; larger ones through the digit passes of
+ * vksortCmdSort, with tiles that start at segment starts and offsets found within each segment,
+ * so that a few large segments take about the time of one vksortCmdSort of their keys. Uniform
+ * segments (segmentSize clamped to the count) fill one class, and a shorter last one perhaps
+ * another: only those classes' dispatches are recorded. By offsets, the
  * tiny segments' dispatch comes first, then two dispatches that list the other classes' segments
  * in the scratch buffer, then the other classes, launched from what those wrote
  * (vkCmdDispatchIndirect): a workgroup per listed segment, and per pass a workgroup per large
