@@ -7,12 +7,10 @@
 // offsets (kFlagSegmentLists) a workgroup per member of their class's list, which the classify
 // step (segment_classify.comp) writes after the tiny segments' dispatch. The tiny segments' kernel
 // launches a bounded grid, a workgroup per segment up to a limit (src/program.cpp), whose
-// workgroups take the segments in batches (collectSegments), as few per batch as spread them over
-// every workgroup and at most one per invocation: workgroup w batches w, w + workgroups, and so
-// on. Each invocation reads one segment's range, and the workgroup sorts the batch's tiny
-// segments one after another, so a segment of another class costs one read by one invocation.
-// (The batches branch per invocation before the sorting; the larger classes' sorts use subgroup
-// operations, which need every invocation of a subgroup together, so they take no batches.)
+// workgroups take the segments in batches, as few per batch as spread them over every workgroup
+// and at most one per invocation: workgroup w batches w, w + workgroups, and so on
+// (segment_tiny.comp). (The larger classes' sorts use subgroup operations, which need every
+// invocation of a subgroup together, so they take no batches.)
 //
 // Segment s of a segmented sort is keys [begin, end) of the bound ranges: with pc.segmentSize,
 // [s * size, (s + 1) * size); otherwise two of the caller's offsets, which the host binds at
@@ -63,47 +61,8 @@ bool classRange(uint list, uint members, uint lo, uint hi, out uvec2 range) {
     return count > lo && count <= hi;
 }
 
-// The current batch's segments in this kernel's class: how many, and the range of the one being
-// sorted.
-shared uint s_classCount;
-shared uvec2 s_classRange;
-
-// Segments per batch, and how many batches: batch `batch` starts at segment batch * batchSize()
-// (the host keeps segmentCount at most 2^31).
+// Segments per batch of the tiny segments' kernel, and how many batches: batch `batch` starts at
+// segment batch * batchSize() (the host keeps segmentCount at most 2^31).
 uint launchedWorkgroups() { return gl_NumWorkGroups.x * gl_NumWorkGroups.y; }
 uint batchSize() { return min(gl_WorkGroupSize.x, (pc.segmentCount + launchedWorkgroups() - 1u) / launchedWorkgroups()); }
 uint segmentBatches() { return (pc.segmentCount + batchSize() - 1u) / batchSize(); }
-
-// A segment of the batch in this kernel's class: the invocation that read it keeps its range and
-// its place in the class (`slot`; ~0 for an invocation with none), in no particular order.
-struct ClassSegment {
-    uint slot;
-    uvec2 range;
-};
-
-// Reads batch `batch`'s segments, one per invocation, and returns how many have more than `lo`
-// and at most `hi` keys (the same in every invocation). Every invocation must call it.
-uint collectSegments(uint batch, uint lo, uint hi, out ClassSegment mine) {
-    barrier(); // (the previous batch's last reader of s_classCount is done)
-    if (gl_LocalInvocationIndex == 0u) s_classCount = 0u;
-    barrier();
-    mine.slot = 0xFFFFFFFFu;
-    mine.range = uvec2(0u);
-    uint segment = batch * batchSize() + gl_LocalInvocationIndex;
-    if (gl_LocalInvocationIndex < batchSize() && segment < pc.segmentCount) {
-        mine.range = segmentRange(segment);
-        uint size = mine.range.y - mine.range.x;
-        if (size > lo && size <= hi) mine.slot = atomicAdd(s_classCount, 1u);
-    }
-    barrier();
-    return s_classCount;
-}
-
-// The range of the class's segment `slot` of the batch, in every invocation. Every invocation must
-// call it, for slots 0, 1, ... in turn.
-uvec2 classSegment(uint slot, ClassSegment mine) {
-    barrier(); // (the previous segment's readers of s_classRange are done)
-    if (mine.slot == slot) s_classRange = mine.range;
-    barrier();
-    return s_classRange;
-}

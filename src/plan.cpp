@@ -19,11 +19,12 @@ uint32_t rankSharedMemoryBytes(const TileConfig& config) {
 
 uint32_t singleSharedMemoryBytes(const TileConfig& config, bool) { return rankSharedMemoryBytes(config); }
 
-// What every segmented-sort kernel adds (shaders/segments.glsl): the class's count and one range.
-constexpr uint32_t kSegmentClassBytes = 3u * 4u;
-
 uint32_t tinySharedMemoryBytes(const TileConfig& config, bool) {
-    return config.workgroupSize * 2u * 4u + kSegmentClassBytes; // sorted bits
+    return config.workgroupSize * 2u * 4u          // sorted bits
+           + config.workgroupSize * 4u             // the packed segments' first keys
+           + (config.workgroupSize + 1) * 4u       // and where they start among the packed keys
+           + 4u                                    // the window's end
+           + (config.workgroupSize + 1) * 4u;      // workgroupExclusiveScan (one-lane subgroups)
 }
 
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool) {
