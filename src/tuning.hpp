@@ -114,8 +114,8 @@ constexpr TuningRow nvidiaRow() {
     r.scan.oneRangeMaxTiles = 3072;
     r.scan.rangeMinTiles = 256;
     r.scan.itemsPerThread = 16;
-    // 64: two subgroups, 32 workgroups resident per multiprocessor; not swept. Above it the
-    // one-workgroup sort of a single tile takes a segment.
+    // 64: two subgroups, 32 workgroups resident per multiprocessor; not swept. Above it a
+    // workgroup's sort on the short tile takes a segment.
     r.segments.tinyKeys = 64;
     // 2^18: about what an H100 or H200 keeps resident (132 multiprocessors x 2048 invocations), so
     // that a class's workgroups all run at once; not swept.
