@@ -88,8 +88,8 @@ VKSORT_CONST kFlagInlineScan = 32u;     /* it sums the counts tables' rows itsel
 /* The reorders and the single-workgroup sort (keys travel between passes in sort order: common.glsl): */
 VKSORT_CONST kFlagMapIn = 64u;          /* it reads the caller's keys: map them to sort order as they load */
 VKSORT_CONST kFlagMapOut = 128u;        /* it writes the result: map the keys back as they are stored (single) */
-/* A segmented sort by offsets, after its classify step (segments.glsl): the mid-sized and small
- * segments come from the classify step's lists in the tables, and the scan steps find the large
+/* A segmented sort by offsets, after its classify step (segments.glsl): the short, mid-sized and
+ * small segments come from the classify step's lists in the tables, and the scan steps find the large
  * segments' tile count at tables[kInfoNumTiles]. */
 VKSORT_CONST kFlagSegmentLists = 256u;
 /* The classify step's second dispatch: it writes the lists (segment_classify.comp). */
