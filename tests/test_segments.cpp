@@ -158,6 +158,32 @@ void sortSegmentsAndCheck(const SegmentCase& c, bool push, VksortSorter sorter =
     vktest::requireCleanValidation(ctx);
 }
 
+// A made-up tuning row whose classes are all small enough for many of each on lavapipe: tiny
+// segments up to 16 keys, short ones up to 64, mid-sized up to the 192 keys of the main tile, one
+// workgroup up to 384.
+vksort::TuningRow smallClassesRow() {
+    vksort::TuningRow row = vksort::kTuningTable[0];
+    row.match = {0x1234, 16, 0};
+    row.tile = {64, 3};
+    row.single = {6, 128, 2, 1, true};
+    row.segments.tinyKeys = 16;
+    row.segments.shortTile = {16, 4};
+    return row;
+}
+
+// A segmented sorter with a made-up tuning row (vksort::createSorter), and whether it pushes its
+// descriptors.
+VksortSorter rowSorter(const vksort::TuningRow& row, bool skipPasses, bool* push) {
+    vktest::SorterOptions options;
+    options.segmented = true;
+    options.skipPasses = skipPasses;
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(vktest::context(), options);
+    VksortSorter sorter = VK_NULL_HANDLE;
+    REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+    *push = (info.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) != 0;
+    return sorter;
+}
+
 // A layout's offsets (harness/segments.hpp).
 std::vector<uint32_t> layoutOffsets(const std::string& text, uint64_t seed) {
     segmented::SegmentLayout layout;
@@ -266,24 +292,12 @@ TEST_CASE("segmented sorts by offsets: layouts, empty and one-key segments, bad 
 
 TEST_CASE("segmented sorts with a made-up tuning row: every class, workgroups taking many batches",
           "[segments]") {
-    // Tiny segments up to 16 keys, short ones up to 64, mid-sized up to the 192 keys of the main
-    // tile, one workgroup up to 384, and few invocations per tiny dispatch, so that each workgroup
-    // takes several batches.
-    vksort::TuningRow row = vksort::kTuningTable[0];
-    row.match = {0x1234, 16, 0};
-    row.tile = {64, 3};
-    row.single = {6, 128, 2, 1, true};
-    row.segments.tinyKeys = 16;
+    // Few invocations per tiny dispatch, so that each workgroup takes several batches.
+    vksort::TuningRow row = smallClassesRow();
     row.segments.launchThreads = 128;
-    row.segments.shortTile = {16, 4};
-    vkctx::Context& ctx = vktest::context();
-    vktest::SorterOptions options;
-    options.segmented = true;
-    VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
-    VksortSorter sorter = VK_NULL_HANDLE;
-    REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+    bool push = false;
+    VksortSorter sorter = rowSorter(row, false, &push);
     REQUIRE(vktest::properties(sorter).singleDispatchMaxCount == 384);
-    const bool push = (info.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) != 0;
     for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT64}) {
         for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_INDEX}) {
             // Uniform segments of each class, many of them.
@@ -313,30 +327,18 @@ TEST_CASE("segmented sorts with a made-up tuning row: every class, workgroups ta
 }
 
 TEST_CASE("segmented sorts of large segments: scan steps over one and several ranges", "[segments]") {
-    // A main tile of 192 keys, one workgroup up to 384, a scan step from 3 tiles per segment, one
-    // range up to 8 tiles, ranges of at least 4: segments of 385 keys and more take the passes with
-    // tiles of their own, and their offsets come from a scan of every segment's tiles (segments
-    // by offsets always have scan steps).
-    vksort::TuningRow row = vksort::kTuningTable[0];
-    row.match = {0x1234, 16, 0};
-    row.tile = {64, 3};
-    row.single = {6, 128, 2, 1, true};
+    // A scan step from 3 tiles per segment, one range up to 8 tiles, ranges of at least 4:
+    // segments of 385 keys and more take the passes with tiles of their own, and their offsets
+    // come from a scan of every segment's tiles (segments by offsets always have scan steps).
+    vksort::TuningRow row = smallClassesRow();
     row.scan.inlineMaxTiles = 2;
     row.scan.oneRangeMaxTiles = 8;
     row.scan.rangeMinTiles = 4;
     row.scan.itemsPerThread = 2;
-    row.segments.tinyKeys = 16;
-    row.segments.shortTile = {16, 4};
-    vkctx::Context& ctx = vktest::context();
     for (bool skip : {false, true}) {
         INFO("skipping constant digits " << skip);
-        vktest::SorterOptions options;
-        options.segmented = true;
-        options.skipPasses = skip;
-        VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
-        VksortSorter sorter = VK_NULL_HANDLE;
-        REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
-        const bool push = (info.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) != 0;
+        bool push = false;
+        VksortSorter sorter = rowSorter(row, skip, &push);
         const struct {
             uint32_t size, segments, count;
         } layouts[] = {{385, 2, 770}, {1000, 8, 8000}, {1001, 30, 29 * 1001 + 500}, {600, 3, 5000}};
