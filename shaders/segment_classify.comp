@@ -15,10 +15,12 @@
 //
 // Tiles are the main tile's, a segment's own (tile.glsl). Nothing here waits for another
 // workgroup, and every list entry has one writer, so the lists are the same every run. The
-// offsets come through the count binding of the launch set, which alone binds the launch arguments.
+// offsets come through the count binding of the launch set, which alone binds the launch arguments;
+// a segment count read on the GPU through kBindingSegmentCountIn (segments.glsl).
 
 #include "common.glsl"
 #include "tile.glsl"
+#include "segments.glsl"
 
 // The caller's offsets, from word pc.offsetsWord.
 layout(set = 0, binding = kBindingCountIn, std430) readonly buffer Offsets { uint offsetsIn[]; };
@@ -70,9 +72,10 @@ void writeArgs(uint at, uint workgroups) {
 
 void main() {
     uint workgroup = gl_WorkGroupID.x, invocation = gl_LocalInvocationIndex;
-    uint share = vksortCeilDiv(pc.segmentCount, gl_NumWorkGroups.x);
-    uint first = min(workgroup * share, pc.segmentCount);
-    uint end = min(first + share, pc.segmentCount);
+    uint segments = segmentCount();
+    uint share = vksortCeilDiv(segments, gl_NumWorkGroups.x);
+    uint first = min(workgroup * share, segments);
+    uint end = min(first + share, segments);
     uint counts = vksortClassifyCountsOffset(pc.rowStride);
     uint c[kClassifies];
     if ((pc.flags & kFlagClassifyPlaces) == 0u) {

@@ -30,12 +30,12 @@ shared uint s_windowEnd;
 
 bool sortsBefore(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x < b.x); }
 
-// Reads batch `batch`'s segments, one per invocation, and packs its tiny ones into s_begin and
-// s_start; returns how many (the same in every invocation). Every invocation must call it.
-uint packTinySegments(uint batch) {
+// Reads batch `batch`'s segments of `segments`, one per invocation, and packs its tiny ones into
+// s_begin and s_start; returns how many (the same in every invocation). Every invocation must call it.
+uint packTinySegments(uint batch, uint segments) {
     uvec2 range = uvec2(0u);
-    uint segment = batch * batchSize() + gl_LocalInvocationIndex;
-    if (gl_LocalInvocationIndex < batchSize() && segment < pc.segmentCount) range = segmentRange(segment);
+    uint segment = batch * batchSize(segments) + gl_LocalInvocationIndex;
+    if (gl_LocalInvocationIndex < batchSize(segments) && segment < segments) range = segmentRange(segment);
     uint size = range.y - range.x;
     bool tiny = size != 0u && size <= pc.tinyMaxCount;
     uint members, keys;
@@ -117,18 +117,19 @@ void sortWindow(uint first, uint base, DigitMap map) {
 
 void main() {
     DigitMap map = digitMap(pc.shift, pc.endBit);
-    for (uint batch = flatWorkgroupIndex(); batch < segmentBatches(); batch += launchedWorkgroups()) {
+    uint segments = segmentCount();
+    for (uint batch = flatWorkgroupIndex(); batch < segmentBatches(segments); batch += launchedWorkgroups()) {
         if (pc.segmentSize != 0u) {
             // Uniform segments: one after another, their ranges known without reading anything
             // (segments of equal size pack few to a window, not worth the packing's scans).
-            uint first = batch * batchSize();
-            for (uint i = 0u; i < min(batchSize(), pc.segmentCount - first); ++i) {
+            uint first = batch * batchSize(segments);
+            for (uint i = 0u; i < min(batchSize(segments), segments - first); ++i) {
                 uvec2 range = segmentRange(first + i);
                 if (range.y > range.x && range.y - range.x <= pc.tinyMaxCount) sortTinySegment(range, map);
             }
             continue;
         }
-        uint members = packTinySegments(batch);
+        uint members = packTinySegments(batch, segments);
         for (uint first = 0u; first < members; first = s_windowEnd) {
             // The window: the segments from `first` whose keys end within a workgroup's keys of
             // its start (at least `first` itself, of at most tinyMaxCount keys).

@@ -12,13 +12,23 @@
 // (segment_tiny.comp). (The larger classes' sorts use subgroup operations, which need every
 // invocation of a subgroup together, so they take no batches.)
 //
+// The tiny segments and the classify step sort segmentCount() segments: pc.segmentCount, or with
+// kFlagSegmentCountIn the caller's count read on the GPU, at most pc.segmentCount.
+//
 // Segment s of a segmented sort is keys [begin, end) of the bound ranges: with pc.segmentSize,
 // [s * size, (s + 1) * size); otherwise two of the caller's offsets, which the host binds at
 // kBindingTables (push descriptors: the sort reads them in place) from word pc.offsetsWord. Both
 // are clamped to the count and end to at least begin, so offsets past the count or decreasing
 // never reach outside the ranges.
 
-// The caller's segments: word `word` of the offsets, and the segment of two offsets, clamped.
+layout(set = 0, binding = kBindingSegmentCountIn, std430) readonly buffer SegmentCountIn { uint segmentCountIn[]; };
+
+uint segmentCount() {
+    if ((pc.flags & kFlagSegmentCountIn) == 0u) return pc.segmentCount;
+    return min(segmentCountIn[pc.segmentCountWord], pc.segmentCount);
+}
+
+// The caller's segments: the segment of two offsets, clamped.
 uvec2 clampedRange(uint begin, uint end) {
     begin = min(begin, pc.count);
     return uvec2(begin, max(begin, min(end, pc.count)));
@@ -61,8 +71,11 @@ bool classRange(uint list, uint members, uint lo, uint hi, out uvec2 range) {
     return count > lo && count <= hi;
 }
 
-// Segments per batch of the tiny segments' kernel, and how many batches: batch `batch` starts at
-// segment batch * batchSize() (the host keeps segmentCount at most 2^31).
+// Segments per batch of the tiny segments' kernel, of `segments` (segmentCount()), and how many
+// batches: batch `batch` starts at segment batch * batchSize(segments) (the host keeps
+// segmentCount at most 2^31).
 uint launchedWorkgroups() { return gl_NumWorkGroups.x * gl_NumWorkGroups.y; }
-uint batchSize() { return min(gl_WorkGroupSize.x, (pc.segmentCount + launchedWorkgroups() - 1u) / launchedWorkgroups()); }
-uint segmentBatches() { return (pc.segmentCount + batchSize() - 1u) / batchSize(); }
+uint batchSize(uint segments) {
+    return max(1u, min(gl_WorkGroupSize.x, (segments + launchedWorkgroups() - 1u) / launchedWorkgroups()));
+}
+uint segmentBatches(uint segments) { return (segments + batchSize(segments) - 1u) / batchSize(segments); }

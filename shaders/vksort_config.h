@@ -54,6 +54,11 @@ VKSORT_CONST kBindingCount = 7u;
  * values-in binding it reads the caller's count. */
 VKSORT_CONST kBindingLaunchArgs = kBindingKeysOut;
 VKSORT_CONST kBindingCountIn = kBindingValuesIn;
+/* A segmented sorter's tiny segments and classify step read a segment count on the GPU
+ * (kFlagSegmentCountIn) through the pass arguments' binding, which no segmented kernel uses
+ * otherwise: a segmented sorter's set layout has it even without skipping constant digits, and a
+ * set binds the caller's buffer there (pushed) or, without a count, any range. */
+VKSORT_CONST kBindingSegmentCountIn = kBindingPassArgs;
 
 /* ---- Specialization constants ------------------------------------------------------------ */
 VKSORT_CONST kSpecWorkgroupSize = 0u;  /* local_size_x of every pipeline */
@@ -94,10 +99,13 @@ VKSORT_CONST kFlagMapOut = 128u;        /* it writes the result: map the keys ba
 VKSORT_CONST kFlagSegmentLists = 256u;
 /* The classify step's second dispatch: it writes the lists (segment_classify.comp). */
 VKSORT_CONST kFlagClassifyPlaces = 512u;
+/* A segmented sort's tiny segments and classify step: sort min(segmentCount, the word
+ * segmentCountWord of kBindingSegmentCountIn) segments, a count read on the GPU. */
+VKSORT_CONST kFlagSegmentCountIn = 1024u;
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
- * for every step. 80 bytes (the first 56 for every kernel but the segmented sort's), under the
+ * for every step. 84 bytes (the first 56 for every kernel but the segmented sort's), under the
  * 128 bytes every device offers. */
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort; with kFlagIndirect, tables[kInfoCount] instead, and for
@@ -115,16 +123,18 @@ struct VksortPushConstants {
     VKSORT_U32 nextCountTable; /* where the reorder adds the next pass's counts */
     VKSORT_U32 zeroCountTable; /* zeroed by this dispatch's tiles for a later pass */
     VKSORT_U32 inlineScanMaxTiles; /* indirect tile counts and reorders: tile counts up to this need no scan step */
-    /* A segmented sort's kernels (segments.glsl): how many segments, and either their uniform size
-     * or (0) the word of kBindingTables where the caller's segmentCount + 1 offsets start. */
+    /* A segmented sort's kernels (segments.glsl): how many segments (at most, with
+     * kFlagSegmentCountIn), and either their uniform size or (0) the word of kBindingTables where
+     * the caller's segmentCount + 1 offsets start. */
     VKSORT_U32 segmentCount;
     VKSORT_U32 segmentSize;
     VKSORT_U32 offsetsWord;
     VKSORT_U32 tinyMaxCount;  /* segments up to this size are segment_tiny.comp's */
     VKSORT_U32 shortMaxCount; /* then up to this size segment_short.comp's (tinyMaxCount: none are) */
     VKSORT_U32 midMaxCount;   /* then up to this size segment_mid.comp's (shortMaxCount: none are) */
+    VKSORT_U32 segmentCountWord; /* with kFlagSegmentCountIn: the word of kBindingSegmentCountIn that holds the count */
 };
-VKSORT_CONST kPushConstantsSize = 80u;
+VKSORT_CONST kPushConstantsSize = 84u;
 
 /* ---- Launch rules ------------------------------------------------------------------------ */
 /* The host plans direct sorts with these (src/plan.cpp, src/program.cpp); an indirect sort's tile

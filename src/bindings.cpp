@@ -74,8 +74,7 @@ VkResult vksort::describeBuffers(const VksortSorter_T& sorter, const VksortBindi
     return VK_SUCCESS;
 }
 
-void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const VkDescriptorBufferInfo* count,
-                         SetDescriptors* out, const VkDescriptorBufferInfo* offsets) {
+void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const SetSides& sides, SetDescriptors* out) {
     const ScratchLayout& l = bindings.layout;
     const VksortBufferRange& s = bindings.scratch;
     const VkDescriptorBufferInfo callerKeys{bindings.keys.buffer, bindings.keys.offset, bindings.keys.size};
@@ -86,7 +85,7 @@ void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const
         VkDescriptorBufferInfo keysIn, keysOut, valuesIn, valuesOut;
     };
     const VkDescriptorBufferInfo tables =
-        offsets != nullptr ? *offsets : VkDescriptorBufferInfo{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
+        sides.tables != nullptr ? *sides.tables : VkDescriptorBufferInfo{s.buffer, s.offset + l.tablesOffset, l.tablesBytes};
     // Even passes read the caller's buffers and write the scratch copies, odd passes the reverse;
     // the single-workgroup sort may write in place. The launch set is an indirect sort's tile
     // counts': it writes the launch arguments through keys-out, and reads the caller's count
@@ -96,7 +95,7 @@ void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const
         {callerKeys, scratchKeys, callerValues, scratchValues},                                // kSetForward
         {scratchKeys, callerKeys, scratchValues, callerValues},                                // kSetBackward
         {callerKeys, callerKeys, callerValues, callerValues},                                  // kSetInPlace
-        {callerKeys, {s.buffer, s.offset + l.launchOffset, l.launchBytes}, count != nullptr ? *count : tables,
+        {callerKeys, {s.buffer, s.offset + l.launchOffset, l.launchBytes}, sides.count != nullptr ? *sides.count : tables,
          {}},                                                                                  // kSetLaunch
         {callerKeys, scratchKeys, callerValues, scratchValues},                                // kSetVariant
     };
@@ -123,10 +122,23 @@ void vksort::describeSet(const VksortBindings_T& bindings, BindingSet set, const
         add(kBindingCountIn, set == kSetLaunch ? d.valuesIn : tables);
     }
     add(kBindingTables, tables);
-    // The sorter variant's own bindings (src/variant.hpp), last.
+    // The sorter variant's own bindings (src/variant.hpp), last, and a segmented sorter's segment
+    // count (src/pipelines.hpp, setLayoutShape), which takes the place of the variant's binding
+    // there where the caller gives one; without, the segmented kernels read nothing through it.
     VariantDescriptor extra[kBindingCount - kBindingPasses];
     const uint32_t extraCount = variantDescriptors(bindings.sorter->variant, set, l, s, extra);
-    for (uint32_t i = 0; i < extraCount; ++i) add(extra[i].binding, extra[i].info);
+    bool segmentCountBound = false;
+    for (uint32_t i = 0; i < extraCount; ++i) {
+        const bool segmentCount = extra[i].binding == kBindingSegmentCountIn;
+        if (segmentCount && sides.segmentCount != nullptr) continue;
+        add(extra[i].binding, extra[i].info);
+        segmentCountBound = segmentCountBound || segmentCount;
+    }
+    if (sides.segmentCount != nullptr) {
+        add(kBindingSegmentCountIn, *sides.segmentCount);
+    } else if (!segmentCountBound && (bindings.sorter->flags & VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT) != 0) {
+        add(kBindingSegmentCountIn, tables);
+    }
 }
 
 extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindingsCreateInfo* pCreateInfo,
@@ -151,12 +163,12 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     const Functions& fn = sorter->fn;
     const Variant& variant = sorter->variant;
     const uint32_t setCount = variant.setCount;
-    const VkDescriptorPoolSize poolSizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, setCount * variant.storageBuffersPerStage()},
-        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, setCount * variant.uniformBindings}};
+    const SetLayoutShape shape = setLayoutShape(variant, (sorter->flags & VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT) != 0);
+    const VkDescriptorPoolSize poolSizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, setCount * shape.storageBuffers},
+                                              {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, setCount * shape.uniformBuffers}};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = setCount;
-    poolInfo.poolSizeCount = variant.uniformBindings != 0 ? 2 : 1;
+    poolInfo.poolSizeCount = shape.uniformBuffers != 0 ? 2 : 1;
     poolInfo.pPoolSizes = poolSizes;
     result = fn.vkCreateDescriptorPool(sorter->device, &poolInfo, sorter->allocator(), &bindings->pool);
     if (result != VK_SUCCESS) {
@@ -176,7 +188,7 @@ extern "C" VkResult vksortCreateBindings(VksortSorter sorter, const VksortBindin
     }
     for (uint32_t set = 0; set < setCount; ++set) {
         SetDescriptors d;
-        describeSet(*bindings, BindingSet(set), nullptr, &d);
+        describeSet(*bindings, BindingSet(set), {}, &d);
         for (uint32_t i = 0; i < d.count; ++i) d.writes[i].dstSet = bindings->sets[set];
         fn.vkUpdateDescriptorSets(sorter->device, d.count, d.writes, 0, nullptr);
     }

@@ -91,18 +91,25 @@ inline uint32_t valueWidthIndex(VksortValueType type) { return vksortValueSize(t
 VkResult describeBuffers(const VksortSorter_T& sorter, const VksortBindingsCreateInfo& info, const char* function,
                          VksortBindings_T* out);
 
+// The caller's buffers a set binds besides the bindings' (push descriptors: where they lie), each
+// null where there is none: `count`, an indirect sort's count or a segmented sort's offsets, at
+// the launch set's values-in (kBindingCountIn); `tables`, a segmented sort's offsets, instead of
+// the tables; `segmentCount`, a segmented sort's count, at kBindingSegmentCountIn.
+struct SetSides {
+    const VkDescriptorBufferInfo* count = nullptr;
+    const VkDescriptorBufferInfo* tables = nullptr;
+    const VkDescriptorBufferInfo* segmentCount = nullptr;
+};
+
 // The descriptors of one binding set (src/plan.hpp, BindingSet): what vksortCreateBindings writes
-// into that set, or what a sort pushes. `count`: the caller's count, bound through values-in (kBindingCountIn) of
-// the launch set where a sort reads it in place (push descriptors), or null. `tables`: a segmented
-// sort's offsets, bound instead of the tables (push descriptors), or null. Filled in place: the
-// writes point at the buffers beside them (their dstSet is left null).
+// into that set, or what a sort pushes. Filled in place: the writes point at the buffers beside
+// them (their dstSet is left null).
 struct SetDescriptors {
     VkDescriptorBufferInfo buffers[kBindingCount];
     VkWriteDescriptorSet writes[kBindingCount];
     uint32_t count = 0;
 };
-void describeSet(const VksortBindings_T& bindings, BindingSet set, const VkDescriptorBufferInfo* count,
-                 SetDescriptors* out, const VkDescriptorBufferInfo* tables = nullptr);
+void describeSet(const VksortBindings_T& bindings, BindingSet set, const SetSides& sides, SetDescriptors* out);
 
 // vksortCreateSorter with the tuning row given (null: the device's, tuningFor), so that tests can
 // sort with rows made up for them.

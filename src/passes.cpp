@@ -52,7 +52,6 @@ Variant sorterVariant(VksortSorterCreateFlags flags) {
     v.twinSuffix = "_skip";
     v.secondSuffix = "_deciding";
     v.bindingCount = kBindingCount;
-    v.uniformBindings = 1;
     v.setCount = kSetCount;
     v.description = "a sorter that skips constant digits";
     v.chooseStep = chooseStep;

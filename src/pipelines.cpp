@@ -113,16 +113,28 @@ struct Creator {
 
 } // namespace
 
+SetLayoutShape setLayoutShape(const Variant& variant, bool segmented) {
+    SetLayoutShape shape;
+    auto add = [&](uint32_t binding) {
+        shape.bindings[shape.count++] = binding;
+        (bindingType(binding) == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? shape.uniformBuffers : shape.storageBuffers) += 1;
+    };
+    for (uint32_t i = 0; i < variant.bindingCount; ++i) add(i);
+    if (segmented && variant.bindingCount <= kBindingSegmentCountIn) add(kBindingSegmentCountIn);
+    return shape;
+}
+
 VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,
                          VkPipelineCache cache, const PipelineOptions& options, Pipelines* pipelines,
                          std::string* failure) {
     Pipelines p;
+    const SetLayoutShape shape = setLayoutShape(options.variant, options.segmented);
     VkDescriptorSetLayoutBinding bindings[kBindingCount];
-    for (uint32_t i = 0; i < kBindingCount; ++i) {
-        bindings[i] = {i, bindingType(i), 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    for (uint32_t i = 0; i < shape.count; ++i) {
+        bindings[i] = {shape.bindings[i], bindingType(shape.bindings[i]), 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.bindingCount = options.variant.bindingCount;
+    setInfo.bindingCount = shape.count;
     setInfo.pBindings = bindings;
     if (options.pushDescriptors) setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
     VkResult result = fn.vkCreateDescriptorSetLayout(device, &setInfo, allocator, &p.setLayout);

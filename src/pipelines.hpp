@@ -58,6 +58,17 @@ struct PipelineOptions {
     bool threaded = true;
 };
 
+// The bindings of a sorter's descriptor-set layout: every sorter's (kBindingKeysIn to
+// kBindingTables), its variant's (src/variant.hpp) and a segmented sorter's segment count
+// (kBindingSegmentCountIn), with how many of them are storage and uniform buffers.
+struct SetLayoutShape {
+    uint32_t bindings[kBindingCount] = {};
+    uint32_t count = 0;
+    uint32_t storageBuffers = 0;
+    uint32_t uniformBuffers = 0;
+};
+SetLayoutShape setLayoutShape(const Variant& variant, bool segmented);
+
 // Creates every pipeline (with options.threaded, on helper threads as well as the calling one,
 // all joined before it returns); on failure destroys what it made and names the failing object.
 VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocationCallbacks* allocator,

@@ -96,6 +96,10 @@ struct Builder {
         c.segmentCount = in.segments.count;
         c.segmentSize = std::min(in.segments.size, in.count);
         c.offsetsWord = in.segments.offsetsWord;
+        if (in.segments.countIn) {
+            c.flags |= kFlagSegmentCountIn;
+            c.segmentCountWord = in.segments.countWord;
+        }
     }
 
     // A segmented sort's passes find each tile's offsets over its segment's tiles (shaders/tile.glsl),

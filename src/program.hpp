@@ -59,14 +59,17 @@ struct Step {
 constexpr uint32_t kMaxProgramSteps = 7 + 2 * kMaxPasses;
 
 // A segmented sort's segments (vksortCmdSortSegments): their number, and their uniform size or
-// (segmentSize 0) the word of the offsets' binding where the caller's offsets start.
-// The tiny segments' dispatch launches at most launchThreads invocations, in workgroups of
-// ProgramInput::tinyMaxCount, which loop over the segments.
+// (segmentSize 0) the word of the offsets' binding where the caller's offsets start; by offsets,
+// perhaps a count read on the GPU (`countIn`, at most `count`) from word countWord of the binding
+// kBindingSegmentCountIn. The tiny segments' dispatch launches at most launchThreads invocations,
+// in workgroups of ProgramInput::tinyMaxCount, which loop over the segments.
 struct SegmentsInput {
     uint32_t count = 0; // 0: not a segmented sort
     uint32_t size = 0;
     uint32_t offsetsWord = 0;
     uint32_t launchThreads = 0;
+    bool countIn = false;
+    uint32_t countWord = 0;
 };
 
 // What a program depends on: the sorter's tiles, the bindings' layout and the request.

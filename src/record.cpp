@@ -113,12 +113,13 @@ void recordStep(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortB
                 const VkDeviceSize misalignment = b.offset % sorter.deviceInfo.facts.minStorageBufferOffsetAlignment;
                 return {b.buffer, b.offset - misalignment, misalignment + b.range};
             };
-            VkDescriptorBufferInfo count{}, offsets{};
-            if (countBinding != nullptr) count = alignedDown(*countBinding);
-            if (tablesBinding != nullptr) offsets = alignedDown(*tablesBinding);
+            VkDescriptorBufferInfo count{}, offsets{}, segmentCount{};
+            SetSides sides;
+            if (countBinding != nullptr) sides.count = &(count = alignedDown(*countBinding));
+            if (tablesBinding != nullptr) sides.tables = &(offsets = alignedDown(*tablesBinding));
+            if (side.segmentCount != nullptr) sides.segmentCount = &(segmentCount = alignedDown(*side.segmentCount));
             SetDescriptors d;
-            describeSet(bindings, step.set, countBinding != nullptr ? &count : nullptr, &d,
-                        tablesBinding != nullptr ? &offsets : nullptr);
+            describeSet(bindings, step.set, sides, &d);
             fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sorter.pipelines.layout, 0, d.count, d.writes);
             if (pushed != nullptr) *pushed = setKey;
         }

@@ -14,12 +14,14 @@ struct TimestampTarget {
 };
 
 // The caller's buffers a sort reads besides the bindings, each null where it has none: an
-// indirect sort's count, and a segmented sort's offsets (pushed at kBindingTables for the tiny
-// segments' step and at kBindingCountIn of the launch set for the classify steps, aligned down to
-// the storage-buffer offset alignment: the kernels read from SegmentsInput::offsetsWord).
+// indirect sort's count, a segmented sort's offsets (pushed at kBindingTables for the tiny
+// segments' step and at kBindingCountIn of the launch set for the classify steps) and its segment
+// count (pushed at kBindingSegmentCountIn for every step), each aligned down to the storage-buffer
+// offset alignment (the kernels read from the word the program pushes).
 struct SideBuffers {
     const VkDescriptorBufferInfo* count = nullptr;
     const VkDescriptorBufferInfo* offsets = nullptr;
+    const VkDescriptorBufferInfo* segmentCount = nullptr;
 };
 
 // Records one step: for a dispatch its pipeline, descriptors (its set bound, or with push

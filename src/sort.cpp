@@ -116,6 +116,10 @@ void recordSort(VkCommandBuffer cmd, const VksortSorter_T& sorter, const VksortS
     in.segments = segments;
     in.segments.launchThreads = sorter.segmentLaunchThreads;
     if (side.offsets != nullptr) in.segments.offsetsWord = uint32_t(side.offsets->offset % alignment / 4u);
+    if (side.segmentCount != nullptr) {
+        in.segments.countIn = true;
+        in.segments.countWord = uint32_t(side.segmentCount->offset % alignment / 4u);
+    }
     Program program;
     buildProgram(in, &program);
     recordProgram(cmd, sorter, *request.bindings, program, {info.timestampQueryPool, info.firstTimestampQuery}, side);
@@ -202,6 +206,19 @@ extern "C" VkResult vksortCmdSortSegments(VkCommandBuffer commandBuffer, VksortS
                        "the offsets lie inside the bindings' scratch range, which the sort writes");
         offsets = {segments.offsetsBuffer, segments.offsetsOffset, bytes};
         side.offsets = &offsets;
+    }
+    VkDescriptorBufferInfo segmentCount{};
+    if (segments.segmentCountBuffer != VK_NULL_HANDLE) {
+        VKSORT_REQUIRE(segments.segmentSize == 0,
+                       "a segment count read on the GPU (segmentCountBuffer) needs segments by offsets (segmentSize 0)");
+        VKSORT_REQUIRE(segments.segmentCountOffset % 4 == 0,
+                       "segmentCountOffset " + std::to_string(segments.segmentCountOffset) + " must be a multiple of 4");
+        VKSORT_REQUIRE(segments.segmentCountOffset <= VK_WHOLE_SIZE - 4,
+                       "segmentCountOffset " + std::to_string(segments.segmentCountOffset) + " wraps around");
+        VKSORT_REQUIRE(!overlap({segments.segmentCountBuffer, segments.segmentCountOffset, 4}, request.bindings->scratch),
+                       "the segment count lies inside the bindings' scratch range, which the sort writes");
+        segmentCount = {segments.segmentCountBuffer, segments.segmentCountOffset, 4};
+        side.segmentCount = &segmentCount;
     }
     if (pResult != nullptr) describeResult(*request.bindings, request.plan, pResult);
     recordSort(commandBuffer, *sorter, *pInfo, request, side, in);

@@ -132,7 +132,10 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     }
 
     const Variant variant = sorterVariant(info.flags);
-    if (!descriptorLimitsFit(device.facts, variant.storageBuffersPerStage(), variant.description, &reason)) {
+    const bool segmented = (info.flags & VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT) != 0;
+    const SetLayoutShape shape = setLayoutShape(variant, segmented);
+    const char* bindingsFor = *variant.description != 0 ? variant.description : segmented ? "a segmented sorter" : "";
+    if (!descriptorLimitsFit(device.facts, shape.storageBuffers, bindingsFor, &reason)) {
         return fail(info, VK_ERROR_FEATURE_NOT_PRESENT, reason);
     }
 
@@ -156,7 +159,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     options.singleWholeTileCopies = row.single.wholeTileCopies;
     options.subgroupShuffle = device.facts.subgroupShuffle;
     options.variant = variant;
-    options.segmented = (info.flags & VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT) != 0;
+    options.segmented = segmented;
     options.requiredSubgroupSize = required;
     const uint32_t keyTypes = info.keyTypes != 0 ? info.keyTypes : kAllKeyTypes;
     const uint32_t valueTypes = info.valueTypes != 0 ? info.valueTypes : kAllValueTypes;

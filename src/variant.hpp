@@ -23,10 +23,9 @@ struct Variant {
     // Appended to the name of a second pipeline of the kernels that have one (the twin specialized
     // with kSpecVariantPipeline = 1); null: no second pipelines.
     const char* secondSuffix = nullptr;
-    // Bindings per descriptor set (the common ones first, then the variant's), of which uniform
-    // buffers (see bindingType).
+    // Bindings per descriptor set: the common ones first, then the variant's (src/pipelines.hpp,
+    // setLayoutShape, adds a segmented sorter's).
     uint32_t bindingCount = kBindingPasses;
-    uint32_t uniformBindings = 0;
     // Descriptor sets a bindings object allocates (src/plan.hpp, BindingSet): kSetVariant only for
     // a variant with a second pipeline.
     uint32_t setCount = kSetVariant;
@@ -35,8 +34,6 @@ struct Variant {
     // Lets the program's steps run the second pipelines and launch from the variant's arguments
     // (program.cpp calls it for every scan and reorder step); null: the steps stay as planned.
     void (*chooseStep)(const ProgramInput& input, bool inlineScan, Step* step) = nullptr;
-
-    uint32_t storageBuffersPerStage() const { return bindingCount - uniformBindings; }
 };
 
 // The variant of a sorter created with these flags.

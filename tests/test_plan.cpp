@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "pipelines.hpp"
 #include "plan.hpp"
 #include "tuning.hpp"
 #include "variant.hpp"
@@ -259,19 +260,27 @@ TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
     }
 }
 
-TEST_CASE("the storage buffers a stage may bind: 5, and 6 when skipping constant digits", "[plan]") {
-    CHECK(sorterVariant(0).storageBuffersPerStage() == 5);
-    CHECK(sorterVariant(VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT).storageBuffersPerStage() == 6);
+TEST_CASE("the storage buffers a stage may bind: 5, and 6 when skipping constant digits or segmented", "[plan]") {
+    const VksortSorterCreateFlags skip = VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT;
+    const VksortSorterCreateFlags segmented = VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT;
     DeviceFacts d;
     std::string reason;
-    for (uint32_t limit : {4u, 5u, 6u, 96u}) {
-        d.maxPerStageStorageBuffers = limit;
-        for (bool skip : {false, true}) {
-            INFO("limit " << limit << (skip ? ", skipping" : ""));
+    for (VksortSorterCreateFlags flags : {VksortSorterCreateFlags(0), skip, segmented, skip | segmented}) {
+        INFO("flags " << flags);
+        const Variant v = sorterVariant(flags);
+        const SetLayoutShape shape = setLayoutShape(v, (flags & segmented) != 0);
+        const uint32_t storage = flags == 0 ? 5u : 6u;
+        CHECK(shape.storageBuffers == storage);
+        CHECK(shape.uniformBuffers == ((flags & skip) != 0 ? 1u : 0u));
+        CHECK(shape.count == shape.storageBuffers + shape.uniformBuffers);
+        const bool countBinding = std::count(shape.bindings, shape.bindings + shape.count, kBindingSegmentCountIn) == 1;
+        CHECK(countBinding == (flags != 0));
+        for (uint32_t limit : {4u, 5u, 6u, 96u}) {
+            INFO("limit " << limit);
+            d.maxPerStageStorageBuffers = limit;
             reason.clear();
-            const Variant v = sorterVariant(skip ? VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT : 0);
-            const bool fits = descriptorLimitsFit(d, v.storageBuffersPerStage(), v.description, &reason);
-            CHECK(fits == (limit >= (skip ? 6u : 5u)));
+            const bool fits = descriptorLimitsFit(d, shape.storageBuffers, v.description, &reason);
+            CHECK(fits == (limit >= storage));
             CHECK(fits == reason.empty());
             if (!fits) CHECK(reason.find("maxPerStageDescriptorStorageBuffers") != std::string::npos);
         }

@@ -400,6 +400,9 @@ TEST_CASE("a segmented sort: a dispatch per size class, by offsets listed by the
                 in.segments.size = segments == 1000 ? 77 : 0;
                 in.segments.offsetsWord = 3;
                 in.segments.launchThreads = 1u << 18;
+                // By offsets, the most segments with a segment count read on the GPU.
+                in.segments.countIn = segments == 70000;
+                in.segments.countWord = 5;
                 const Program p = build(in);
                 const uint32_t passCount = in.passes.passCount;
                 const bool listed = in.segments.size == 0;
@@ -438,6 +441,8 @@ TEST_CASE("a segmented sort: a dispatch per size class, by offsets listed by the
                     CHECK(s.constants.segmentCount == segments);
                     CHECK(s.constants.segmentSize == std::min(in.segments.size, count));
                     CHECK(s.constants.offsetsWord == 3);
+                    CHECK(((s.constants.flags & kFlagSegmentCountIn) != 0) == in.segments.countIn);
+                    CHECK(s.constants.segmentCountWord == (in.segments.countIn ? 5u : 0u));
                     CHECK(s.constants.singleMaxCount == in.singleMaxCount);
                     CHECK(s.constants.tinyMaxCount == in.tinyMaxCount);
                     CHECK(s.constants.shortMaxCount == 512);

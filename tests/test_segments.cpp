@@ -25,6 +25,10 @@ struct SegmentCase {
     std::vector<uint32_t> offsets;   // segmentCount + 1 (ignored with segmentSize)
     uint32_t segmentSize = 0;        // uniform segments
     uint32_t segmentCount = 0;       // with segmentSize
+    // By offsets: the segment count read on the GPU (segmentCountBuffer), which may exceed the
+    // offsets' segments (then they are all sorted).
+    bool countOnGpu = false;
+    uint32_t gpuSegmentCount = 0;
     uint64_t seed = 1;
 };
 
@@ -44,7 +48,8 @@ bool pushAvailable() {
 // The segments as the sort sees them: the offsets clamped to the count, each end at least its start.
 std::vector<uint32_t> effectiveRanges(const SegmentCase& c, std::vector<uint32_t>* begins) {
     std::vector<uint32_t> ends;
-    const uint32_t n = c.segmentSize != 0 ? c.segmentCount : uint32_t(c.offsets.size() - 1);
+    uint32_t n = c.segmentSize != 0 ? c.segmentCount : uint32_t(c.offsets.size() - 1);
+    if (c.countOnGpu) n = std::min(n, c.gpuSegmentCount);
     for (uint32_t s = 0; s < n; ++s) {
         uint64_t b, e;
         if (c.segmentSize != 0) {
@@ -60,51 +65,10 @@ std::vector<uint32_t> effectiveRanges(const SegmentCase& c, std::vector<uint32_t
     return ends;
 }
 
-// Sorts `c` with vksortCmdSortSegments and checks every segment, the keys outside them, the guard
-// bands and the validation layer.
-void sortSegmentsAndCheck(const SegmentCase& c, bool push, VksortSorter sorter = VK_NULL_HANDLE) {
-    vkctx::Context& ctx = vktest::context();
-    if (sorter == VK_NULL_HANDLE) sorter = segmentSorter(push);
-    INFO("keys " << hostdata::toString(c.key) << ", values " << hostdata::toString(c.value) << ", count " << c.count
-                 << ", " << (c.segmentSize != 0 ? "uniform segments" : "offsets") << ", push " << push);
-    hostdata::Distribution dist;
-    hostdata::Data input = hostdata::generate(c.key, c.value, c.count, dist, c.seed);
-    const uint32_t capacity = std::max(c.count, 1u);
-    vktest::BindingsRig rig(ctx, sorter, c.key, c.value, capacity);
-    rig.load(input);
-    // Scratch starts as a pattern, so that untouched positions of a result there are recognizable.
-    std::memset(rig.scratch(), 0xA5, rig.scratchSize());
-
-    vkctx::Buffer offsets{};
-    const VkDeviceSize offsetsAt = 12; // not aligned to the storage-buffer offset alignment
-    VksortSegmentsInfo segments{};
-    if (c.segmentSize != 0) {
-        segments.segmentCount = c.segmentCount;
-        segments.segmentSize = c.segmentSize;
-    } else {
-        segments.segmentCount = uint32_t(c.offsets.size() - 1);
-        offsets = ctx.createBuffer(offsetsAt + c.offsets.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
-        std::memcpy(static_cast<uint8_t*>(offsets.mapped) + offsetsAt, c.offsets.data(), c.offsets.size() * 4);
-        segments.offsetsBuffer = offsets.buffer;
-        segments.offsetsOffset = offsetsAt;
-    }
-    VksortSortInfo info{};
-    info.bindings = push ? VK_NULL_HANDLE : rig.bindings();
-    info.pBuffers = push ? &rig.buffers() : nullptr;
-    info.count = c.count;
-    info.order = c.order;
-    info.beginBit = c.beginBit;
-    info.endBit = c.endBit;
-    VksortSortResult where{};
-    REQUIRE(vksortGetSortResult(sorter, &info, &where) == VK_SUCCESS);
-    ctx.submitAndWait([&](VkCommandBuffer cmd) {
-        vktest::hostToCompute(cmd);
-        VksortSortResult recorded{};
-        REQUIRE(vksortCmdSortSegments(cmd, sorter, &info, &segments, &recorded) == VK_SUCCESS);
-        REQUIRE(recorded.inScratch == where.inScratch);
-        vktest::computeToHost(cmd);
-    });
-
+// Checks a segmented sort of `input` by `c` whose result `where` says: every segment sorted on
+// its own, the keys outside them as they were, the guard bands and the validation layer.
+void checkSegments(const SegmentCase& c, const hostdata::Data& input, vktest::BindingsRig& rig,
+                   const VksortSortResult& where) {
     std::vector<uint32_t> begins;
     const std::vector<uint32_t> ends = effectiveRanges(c, &begins);
     const uint32_t keyBytes = vksortKeySize(c.key), valueBytes = vksortValueSize(c.value);
@@ -154,8 +118,68 @@ void sortSegmentsAndCheck(const SegmentCase& c, bool push, VksortSorter sorter =
     std::string damage = rig.guardDamage();
     INFO(damage);
     CHECK(damage.empty());
+    vktest::requireCleanValidation(vktest::context());
+}
+
+// A host-visible buffer holding `words` from byte `at` (not aligned to the storage-buffer offset
+// alignment, as a caller's range need not be).
+vkctx::Buffer wordsBuffer(const std::vector<uint32_t>& words, VkDeviceSize at) {
+    vkctx::Buffer b = vktest::context().createBuffer(at + words.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    std::memcpy(static_cast<uint8_t*>(b.mapped) + at, words.data(), words.size() * 4);
+    return b;
+}
+
+// Sorts `c` with vksortCmdSortSegments and checks it (checkSegments).
+void sortSegmentsAndCheck(const SegmentCase& c, bool push, VksortSorter sorter = VK_NULL_HANDLE) {
+    vkctx::Context& ctx = vktest::context();
+    if (sorter == VK_NULL_HANDLE) sorter = segmentSorter(push);
+    INFO("keys " << hostdata::toString(c.key) << ", values " << hostdata::toString(c.value) << ", count " << c.count
+                 << ", " << (c.segmentSize != 0 ? "uniform segments" : "offsets") << ", push " << push
+                 << (c.countOnGpu ? ", segment count on the GPU " + std::to_string(c.gpuSegmentCount) : ""));
+    hostdata::Distribution dist;
+    hostdata::Data input = hostdata::generate(c.key, c.value, c.count, dist, c.seed);
+    const uint32_t capacity = std::max(c.count, 1u);
+    vktest::BindingsRig rig(ctx, sorter, c.key, c.value, capacity);
+    rig.load(input);
+    // Scratch starts as a pattern, so that untouched positions of a result there are recognizable.
+    std::memset(rig.scratch(), 0xA5, rig.scratchSize());
+
+    vkctx::Buffer offsets{}, count{};
+    const VkDeviceSize offsetsAt = 12, countAt = 20;
+    VksortSegmentsInfo segments{};
+    if (c.segmentSize != 0) {
+        segments.segmentCount = c.segmentCount;
+        segments.segmentSize = c.segmentSize;
+    } else {
+        segments.segmentCount = uint32_t(c.offsets.size() - 1);
+        offsets = wordsBuffer(c.offsets, offsetsAt);
+        segments.offsetsBuffer = offsets.buffer;
+        segments.offsetsOffset = offsetsAt;
+    }
+    if (c.countOnGpu) {
+        count = wordsBuffer({c.gpuSegmentCount}, countAt);
+        segments.segmentCountBuffer = count.buffer;
+        segments.segmentCountOffset = countAt;
+    }
+    VksortSortInfo info{};
+    info.bindings = push ? VK_NULL_HANDLE : rig.bindings();
+    info.pBuffers = push ? &rig.buffers() : nullptr;
+    info.count = c.count;
+    info.order = c.order;
+    info.beginBit = c.beginBit;
+    info.endBit = c.endBit;
+    VksortSortResult where{};
+    REQUIRE(vksortGetSortResult(sorter, &info, &where) == VK_SUCCESS);
+    ctx.submitAndWait([&](VkCommandBuffer cmd) {
+        vktest::hostToCompute(cmd);
+        VksortSortResult recorded{};
+        REQUIRE(vksortCmdSortSegments(cmd, sorter, &info, &segments, &recorded) == VK_SUCCESS);
+        REQUIRE(recorded.inScratch == where.inScratch);
+        vktest::computeToHost(cmd);
+    });
+    checkSegments(c, input, rig, where);
     if (offsets.buffer != VK_NULL_HANDLE) ctx.destroyBuffer(offsets);
-    vktest::requireCleanValidation(ctx);
+    if (count.buffer != VK_NULL_HANDLE) ctx.destroyBuffer(count);
 }
 
 // A made-up tuning row whose classes are all small enough for many of each on lavapipe: tiny
@@ -290,6 +314,94 @@ TEST_CASE("segmented sorts by offsets: layouts, empty and one-key segments, bad 
     sortSegmentsAndCheck(c, true);
 }
 
+TEST_CASE("segmented sorts by offsets with the segment count on the GPU", "[segments]") {
+    if (!pushAvailable()) {
+        SUCCEED("segment offsets need push descriptors: the VKSORT_TEST_PUSH_DESCRIPTORS=1 entry runs these");
+        return;
+    }
+    const uint32_t single = vktest::properties(segmentSorter(true)).singleDispatchMaxCount;
+    // Segments of every class, then one covering the rest of the keys, which only a count that
+    // ignored the GPU's would sort: none, one, some, all but the last, all, more than there are.
+    std::vector<uint32_t> offsets = layoutOffsets("120@1-" + std::to_string(2 * single), 5);
+    const uint32_t listed = uint32_t(offsets.size() - 1);
+    offsets.push_back(offsets.back() + 3 * single);
+    for (uint32_t gpu : {0u, 1u, 37u, listed, listed + 1, 0x7FFFFFFFu}) {
+        for (VksortValueType value : {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_INDEX}) {
+            SegmentCase c;
+            c.key = VKSORT_KEY_TYPE_FLOAT32;
+            c.value = value;
+            c.offsets = offsets;
+            c.count = offsets.back();
+            c.countOnGpu = true;
+            c.gpuSegmentCount = gpu;
+            c.seed = gpu + value;
+            sortSegmentsAndCheck(c, true);
+        }
+    }
+}
+
+TEST_CASE("segmented sorts by offsets: one recorded command buffer replayed with new offsets and counts",
+          "[segments]") {
+    if (!pushAvailable()) {
+        SUCCEED("segment offsets need push descriptors: the VKSORT_TEST_PUSH_DESCRIPTORS=1 entry runs these");
+        return;
+    }
+    vkctx::Context& ctx = vktest::context();
+    VksortSorter sorter = segmentSorter(true);
+    const uint32_t single = vktest::properties(sorter).singleDispatchMaxCount;
+    const uint32_t maxSegments = 200, capacity = 4 * single + 6000;
+    vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, capacity);
+    const VkDeviceSize offsetsAt = 8, countAt = 4;
+    vkctx::Buffer offsets = wordsBuffer(std::vector<uint32_t>(maxSegments + 1, 0), offsetsAt);
+    vkctx::Buffer count = wordsBuffer({0}, countAt);
+    VksortSegmentsInfo segments{};
+    segments.segmentCount = maxSegments;
+    segments.offsetsBuffer = offsets.buffer;
+    segments.offsetsOffset = offsetsAt;
+    segments.segmentCountBuffer = count.buffer;
+    segments.segmentCountOffset = countAt;
+    VksortSortInfo info{};
+    info.pBuffers = &rig.buffers();
+    info.count = capacity;
+    VksortSortResult where{};
+    VkCommandBuffer cmd = ctx.allocateCommandBuffer();
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    REQUIRE(vkBeginCommandBuffer(cmd, &begin) == VK_SUCCESS);
+    vktest::hostToCompute(cmd);
+    REQUIRE(vksortCmdSortSegments(cmd, sorter, &info, &segments, &where) == VK_SUCCESS);
+    vktest::computeToHost(cmd);
+    REQUIRE(vkEndCommandBuffer(cmd) == VK_SUCCESS);
+    // Each round: new keys, a new layout (its unused offsets left from the round before) and count.
+    const struct {
+        const char* layout;
+        uint32_t gpuSegments;
+    } rounds[] = {{"200@1-40", 200}, {"3x2000", 3}, {"150@0-100", 90}, {"2x1", 0}, {"60~80", 60}, {"1x6000", 1}};
+    uint64_t seed = 40;
+    for (const auto& r : rounds) {
+        INFO("layout " << r.layout << ", segment count on the GPU " << r.gpuSegments);
+        std::vector<uint32_t> layout = layoutOffsets(r.layout, ++seed);
+        REQUIRE(layout.size() <= maxSegments + 1);
+        REQUIRE(layout.back() <= capacity);
+        std::memcpy(static_cast<uint8_t*>(offsets.mapped) + offsetsAt, layout.data(), layout.size() * 4);
+        std::memcpy(static_cast<uint8_t*>(count.mapped) + countAt, &r.gpuSegments, 4);
+        SegmentCase c;
+        c.value = VKSORT_VALUE_TYPE_UINT32;
+        c.count = capacity;
+        c.offsets.assign(static_cast<const uint32_t*>(offsets.mapped) + offsetsAt / 4,
+                         static_cast<const uint32_t*>(offsets.mapped) + offsetsAt / 4 + maxSegments + 1);
+        c.countOnGpu = true;
+        c.gpuSegmentCount = r.gpuSegments;
+        hostdata::Distribution dist;
+        hostdata::Data input = hostdata::generate(c.key, c.value, c.count, dist, seed);
+        rig.load(input);
+        ctx.submitAndWait(cmd);
+        checkSegments(c, input, rig, where);
+    }
+    ctx.freeCommandBuffer(cmd);
+    ctx.destroyBuffer(offsets);
+    ctx.destroyBuffer(count);
+}
+
 TEST_CASE("segmented sorts with a made-up tuning row: every class, workgroups taking many batches",
           "[segments]") {
     // Few invocations per tiny dispatch, so that each workgroup takes several batches.
@@ -319,6 +431,10 @@ TEST_CASE("segmented sorts with a made-up tuning row: every class, workgroups ta
                 std::vector<uint32_t> more = layoutOffsets("60@10-1200", 4);
                 for (size_t i = 1; i < more.size(); ++i) c.offsets.push_back(c.offsets[900] + more[i]);
                 c.count = c.offsets.back();
+                sortSegmentsAndCheck(c, true, sorter);
+                // The same with the first 930 segments' count read on the GPU.
+                c.countOnGpu = true;
+                c.gpuSegmentCount = 930;
                 sortSegmentsAndCheck(c, true, sorter);
             }
         }
@@ -448,6 +564,19 @@ TEST_CASE("segmented sorts refuse invalid usage", "[segments][misuse]") {
         bad.offsetsBuffer = pushRig.scratchBuffer();
         bad.offsetsOffset = pushRig.scratchRange().offset;
         refused(pushSorter, pushInfo, &bad, "inside the bindings' scratch range");
+        VksortSegmentsInfo counted = offsets;
+        counted.offsetsBuffer = pushRig.keysBuffer();
+        counted.segmentCountBuffer = pushRig.keysBuffer();
+        counted.segmentCountOffset = 6;
+        refused(pushSorter, pushInfo, &counted, "segmentCountOffset 6 must be a multiple of 4");
+        counted.segmentCountOffset = VK_WHOLE_SIZE - 3;
+        refused(pushSorter, pushInfo, &counted, "wraps around");
+        counted.segmentCountBuffer = pushRig.scratchBuffer();
+        counted.segmentCountOffset = pushRig.scratchRange().offset + 4;
+        refused(pushSorter, pushInfo, &counted, "the segment count lies inside the bindings' scratch range");
+        VksortSegmentsInfo uniform = segments;
+        uniform.segmentCountBuffer = pushRig.keysBuffer();
+        refused(pushSorter, pushInfo, &uniform, "needs segments by offsets");
     }
     REQUIRE(vkEndCommandBuffer(cmd) == VK_SUCCESS);
     ctx.freeCommandBuffer(cmd);

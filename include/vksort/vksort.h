@@ -30,7 +30,7 @@
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
  *   compute shaders (VkPhysicalDeviceSubgroupProperties), and 5 storage buffers per shader stage
  *   (maxPerStageDescriptorStorageBuffers; 6 for a sorter created with
- *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT). No device feature or extension has to
+ *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT or VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT). No device feature or extension has to
  *   be enabled. Any subgroup size from 1 to 128 is handled, subgroups need not be full, and a
  *   driver that launches narrower subgroups than it reports still gets a correct sort. Where
  *   the device also offers subgroup shuffles (VK_SUBGROUP_FEATURE_SHUFFLE_BIT), full subgroups
@@ -617,7 +617,7 @@ VkResult vksortCmdSortIndirect(VkCommandBuffer commandBuffer, VksortSorter sorte
 typedef struct VksortSegmentsInfo {
     /* Reserved for extensions; must be NULL. */
     const void* pNext;
-    /* How many segments, at least 1 and at most 2^31. */
+    /* How many segments, at least 1 and at most 2^31; with segmentCountBuffer, the most there are. */
     uint32_t segmentCount;
     /* Uniform segments when not 0: segment s is keys [s * segmentSize, (s + 1) * segmentSize),
      * clamped to the count; offsetsBuffer is then ignored. */
@@ -632,6 +632,15 @@ typedef struct VksortSegmentsInfo {
      * sort as you write its keys (SYNCHRONIZATION CONTRACT). */
     VkBuffer offsetsBuffer;
     VkDeviceSize offsetsOffset;
+    /* VK_NULL_HANDLE, or with offsets a buffer whose uint32_t at byte offset segmentCountOffset (a
+     * multiple of 4) the GPU reads when the sort executes: then the sort sorts that many segments,
+     * at most segmentCount (which still sizes its launches), reads only their offsets and leaves
+     * the keys of later segments as they are in your buffers (where the result is in the scratch
+     * buffer, those positions of it are undefined); 0 sorts nothing. For segment counts decided on
+     * the GPU, such as the visible emitters. Needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (read in
+     * place, as the offsets); write it before the sort as you write its keys. */
+    VkBuffer segmentCountBuffer;
+    VkDeviceSize segmentCountOffset;
 } VksortSegmentsInfo;
 
 /* Records a segmented sort: like vksortCmdSort, with pInfo->count keys (and values) bound, but
@@ -660,7 +669,9 @@ typedef struct VksortSegmentsInfo {
  * VK_ERROR_VALIDATION_FAILED_EXT for what vksortCmdSort refuses, a NULL pSegments, a sorter
  * without the flag, segmentCount 0 or above 2^31, offsets without push descriptors or with a
  * VK_NULL_HANDLE buffer, an offsetsOffset that is not a multiple of 4 or whose offsets wrap or pass
- * maxStorageBufferRange, or offsets inside the scratch range; nothing is recorded then. */
+ * maxStorageBufferRange, offsets inside the scratch range, or a segmentCountBuffer with uniform
+ * segments, a segmentCountOffset that is not a multiple of 4 or wraps, or a segment count inside
+ * the scratch range; nothing is recorded then. */
 VkResult vksortCmdSortSegments(VkCommandBuffer commandBuffer, VksortSorter sorter, const VksortSortInfo* pInfo,
                                const VksortSegmentsInfo* pSegments, VksortSortResult* pResult);
 

@@ -53,6 +53,7 @@ struct Options {
     double createMs = 0;         // wall time of vksortCreateSorter
     StressOptions stressOptions;
     std::vector<segmented::SegmentLayout> layouts; // --segments (none: the other modes)
+    bool noSeparate = false;                       // --no-separate: --segments without the baseline
     // --bench
     bool bench = false;
     toolutil::SweepOptions sweep;
@@ -83,7 +84,9 @@ void usage() {
         "  --repeat R                sorts to run and verify, each on new input (default 1)\n"
         "  --timings                 also print the GPU time of the first step (the tile counts, or the\n"
         "                            whole sort where it is one dispatch) and of the passes\n"
-        "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect)\n"
+        "  --indirect                read the count from a GPU buffer (vksortCmdSortIndirect); with\n"
+        "                            --segments, the segmented sort's segment count (segments by offsets\n"
+        "                            for every layout; the separate sorts keep host counts)\n"
         "  --skip-constant-digits    leave out the passes whose digit every key shares, decided on the\n"
         "                            GPU (VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT)\n"
         "  --all-formats             create the sorter for every key and value type (default: only\n"
@@ -134,6 +137,7 @@ void usage() {
         "                            sizes drawn from --seed as cub-bench --segments draws them. Layouts:\n"
         "%s"
         "                            e.g. 1000x2000,2x2^22,2^18@1-32,300@0-40,10000~840\n"
+        "  --no-separate             with --segments: leave out the separate sorts\n"
         "  columns with --bench: median, min, max (ms from a timestamp before the first sort to one after\n"
         "    the last), keys/s, record ms (CPU time of all the vksortCmdSort calls), us/call, ok\n"
         "stress:\n"
@@ -187,6 +191,7 @@ void parse(int argc, char** argv, Options* o) {
         if (a == "--all-formats") return toolutil::setFlag(&o->allFormats);
         if (a == "--skip-constant-digits") return toolutil::setFlag(&o->skipConstantDigits);
         if (a == "--calling-thread-only") return toolutil::setFlag(&o->callingThreadOnly);
+        if (a == "--no-separate") return toolutil::setFlag(&o->noSeparate);
         if (a == "--no-validation") {
             o->context.validation = false;
             return Parsed::Ok;
@@ -292,12 +297,12 @@ void refuseIdleOptions(const Options& o) {
     // --stress makes its own formats, counts, orders, bit ranges, key distributions and buffers.
     static const std::vector<std::string> notStress = {"--count", "--key", "--value", "--order", "--bits", "--dist",
                                                        "--indirect", "--capacity", "--repeat", "--timings", "--bench",
-                                                       "--segments"};
-    // --segments: every segment's count comes from its layout, its buffers are sized for it, and the
-    // count is on the host (the baseline's vksortCmdSort); a layout's several formats come from
-    // --keys and --values with or without --bench.
-    static const std::vector<std::string> notSegments = {"--count", "--counts", "--capacity", "--indirect",
-                                                         "--repeat", "--timings", "--cpu-max"};
+                                                       "--segments", "--no-separate"};
+    // --segments: every segment's count comes from its layout and its buffers are sized for it; a
+    // layout's several formats come from --keys and --values with or without --bench.
+    static const std::vector<std::string> notSegments = {"--count", "--counts", "--capacity", "--repeat", "--timings",
+                                                         "--cpu-max"};
+    static const std::vector<std::string> segmentsOnly = {"--no-separate"};
     static const std::vector<std::string> segmentFormats = {"--keys", "--values"};
     auto in = [](const std::vector<std::string>& list, const std::string& option) {
         return std::find(list.begin(), list.end(), option) != list.end();
@@ -308,10 +313,7 @@ void refuseIdleOptions(const Options& o) {
         if (o.stress && (in(notStress, option) || in(sweepOnly, option))) {
             why = "does nothing with --stress, which makes its own formats, counts, bit ranges and buffers";
         } else if (segments && in(notSegments, option)) {
-            if (option == "--indirect") {
-                why = "does not go with --segments, whose baseline gives every sort its count on the host "
-                      "(vksortCmdSort)";
-            } else if (option == "--cpu-max") {
+            if (option == "--cpu-max") {
                 why = "does nothing with --segments, which runs no std::sort baseline";
             } else if (option == "--repeat" || option == "--timings") {
                 why = "does nothing with --segments (one run per layout and format; --bench times each --reps times)";
@@ -320,6 +322,8 @@ void refuseIdleOptions(const Options& o) {
             }
         } else if (segments && in(segmentFormats, option)) {
             continue;
+        } else if (!segments && !o.stress && in(segmentsOnly, option)) {
+            why = "needs --segments";
         } else if (!o.stress && o.bench && in(oneSortOnly, option)) {
             why = "does nothing with --bench (its counts are --counts; every point is timed --reps times)";
         } else if (!o.stress && !o.bench && in(sweepOnly, option)) {
@@ -812,6 +816,8 @@ SegmentsOptions segmentsOptions(const Options& o) {
     s.createMs = o.createMs;
     s.allFormats = o.allFormats;
     s.skipConstantDigits = o.skipConstantDigits;
+    s.segmentCountOnGpu = o.indirect;
+    s.separate = !o.noSeparate;
     return s;
 }
 

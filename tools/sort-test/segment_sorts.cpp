@@ -363,14 +363,22 @@ public:
         vksortGetSorterProperties(sorter, &properties);
         const bool push = (properties.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) != 0;
         segments_.segmentCount = uint32_t(offsets.size() - 1);
-        if (layout.kind == SegmentLayout::Fixed && layout.low != 0) {
+        if (layout.kind == SegmentLayout::Fixed && layout.low != 0 && !o.segmentCountOnGpu) {
             segments_.segmentSize = layout.low;
         } else if (push) {
-            offsetsBuffer_ = ctx.createBuffer(offsets.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | copies, false);
-            ctx.upload(offsetsBuffer_, 0, offsets.data(), offsets.size() * 4);
+            // The offsets, then (--indirect) the segment count, in one buffer.
+            std::vector<uint32_t> words = offsets;
+            words.push_back(segments_.segmentCount);
+            offsetsBuffer_ = ctx.createBuffer(words.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | copies, false);
+            ctx.upload(offsetsBuffer_, 0, words.data(), words.size() * 4);
             segments_.offsetsBuffer = offsetsBuffer_.buffer;
+            if (o.segmentCountOnGpu) {
+                segments_.segmentCountBuffer = offsetsBuffer_.buffer;
+                segments_.segmentCountOffset = offsets.size() * 4;
+            }
         } else {
-            unsupported_ = "its offsets need a sorter that pushes its descriptors";
+            unsupported_ = o.segmentCountOnGpu ? "its offsets and segment count need a sorter that pushes its descriptors"
+                                               : "its offsets need a sorter that pushes its descriptors";
         }
         info_.order = o.order;
         info_.beginBit = o.beginBit;
@@ -535,9 +543,10 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const VksortSorterProperties&
                  sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
                  sorter.subgroupSize);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n  \"subgroup_size_control\": %s,\n"
-                 "  \"skip_constant_digits\": %s,\n  \"push_descriptors\": %s,\n",
+                 "  \"skip_constant_digits\": %s,\n  \"push_descriptors\": %s,\n  \"segment_count_on_gpu\": %s,\n",
                  o.createMs, o.allFormats ? "true" : "false", ctx.subgroupSizeControlEnabled() ? "true" : "false",
-                 o.skipConstantDigits ? "true" : "false", ctx.pushDescriptorsEnabled() ? "true" : "false");
+                 o.skipConstantDigits ? "true" : "false", ctx.pushDescriptorsEnabled() ? "true" : "false",
+                 o.segmentCountOnGpu ? "true" : "false");
     std::fprintf(f, "  \"reps\": %u,\n  \"warmup_s\": %.3f,\n  \"seed\": %llu,\n  \"mode\": \"segments\",\n",
                  o.reps, o.warmup, static_cast<unsigned long long>(o.seed));
     std::fprintf(f, "  \"results\": [\n");
@@ -587,23 +596,24 @@ int runSegments(vkctx::Context& ctx, VksortSorter sorter, const SegmentsOptions&
     vksortGetSorterProperties(sorter, &properties);
     const bool push = (properties.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) != 0;
     const char* how = push ? "buffers at record time (pBuffers)" : "bindings objects (no push descriptors)";
+    const char* countNote = o.segmentCountOnGpu ? " (offsets, the segment count read on the GPU)" : "";
     if (o.bench) {
         std::printf("sort-test --segments --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed runs per "
                     "layout after %.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s | "
-                    "segmented: one vksortCmdSortSegments; separate: a vksortCmdSort per non-empty segment | %s\n",
+                    "segmented: one vksortCmdSortSegments%s; separate: a vksortCmdSort per non-empty segment | %s\n",
                     VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(), orderName(o.order),
                     hostdata::toString(o.dist).c_str(), o.bitsText.c_str(), o.reps, o.warmup, properties.tileSize,
                     properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
-                    properties.subgroupSize, o.sorterNote.c_str(), how);
+                    properties.subgroupSize, o.sorterNote.c_str(), countNote, how);
         std::printf("%-4s %-5s %-18s %-9s %9s %7s %11s %9s %9s %9s %9s %8s %10s %8s %4s\n", "key", "value", "layout",
                     "method", "segments", "empty", "keys", "calls", "median", "min", "max", "keys/s", "record ms",
                     "us/call", "ok");
     } else {
         std::printf("sort-test --segments: %s | %s | %s order, %s keys, bits %s | %s | segmented: one "
-                    "vksortCmdSortSegments; separate: a vksortCmdSort per non-empty segment in one command buffer | "
+                    "vksortCmdSortSegments%s; separate: a vksortCmdSort per non-empty segment in one command buffer | "
                     "%s\n",
                     ctx.properties().deviceName, ctx.driverDescription().c_str(), orderName(o.order),
-                    hostdata::toString(o.dist).c_str(), o.bitsText.c_str(), o.sorterNote.c_str(), how);
+                    hostdata::toString(o.dist).c_str(), o.bitsText.c_str(), o.sorterNote.c_str(), countNote, how);
     }
     std::fflush(stdout);
 
@@ -659,6 +669,7 @@ int runSegments(vkctx::Context& ctx, VksortSorter sorter, const SegmentsOptions&
                                     row.layout.c_str(), rig.unsupported().c_str());
                     }
                 }
+                if (!o.separate) continue;
                 SegmentRig rig(ctx, sorter, key, value, offsets[i], o);
                 run(rig, row);
             }

@@ -36,12 +36,17 @@ struct SegmentsOptions {
     double createMs = 0;
     bool allFormats = false;
     bool skipConstantDigits = false;
+    // --indirect: the segmented sort reads its segment count from a GPU buffer (segments by offsets
+    // for every layout); --no-separate: no baseline.
+    bool segmentCountOnGpu = false;
+    bool separate = true;
 };
 
 // Sorts every layout's segments for every key type and value kind two ways, each verified
 // segment by segment: one vksortCmdSortSegments over the whole array (uniform segments for an NxS
-// layout, the offsets otherwise, which need a sorter that pushes its descriptors), and the
-// baseline, one vksortCmdSort per non-empty segment in one command buffer. The sorter must have
+// layout, the offsets otherwise, which need a sorter that pushes its descriptors; offsets and a
+// segment count in a GPU buffer with segmentCountOnGpu), and unless told not to the baseline, one
+// vksortCmdSort per non-empty segment in one command buffer. The sorter must have
 // been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Layouts that cannot run on
 // this device (a segment above vksortGetMaxCount, buffers above the largest allocation) end the
 // program with status 2, naming --segments, before any sort. Returns 0 when every segment
