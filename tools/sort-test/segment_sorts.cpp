@@ -112,16 +112,26 @@ std::vector<std::vector<uint32_t>> drawAndCheck(const vkctx::Context& ctx, Vksor
                                   " keys, is above this device's capacity for " + formatName(key, value) +
                                   ": at most " + std::to_string(capacity) + " keys (vksortGetMaxCount)");
                 }
-                const Plan p = planOf(sorter, key, value, offsets[i]);
-                const std::pair<const char*, VkDeviceSize> buffers[] = {
-                    {"keys", p.keysBytes}, {"values", p.valuesBytes}, {"scratch", p.scratchBytes}};
+                // The segmented sort's buffers, and the separate sorts' ranges packed into three.
+                VksortMemoryRequirementsInfo whole{nullptr, std::max(sizes.keys, 1u), key, value};
+                VksortMemoryRequirements r{};
+                VKCTX_CHECK(vksortGetMemoryRequirements(sorter, &whole, &r));
+                std::vector<std::pair<std::string, VkDeviceSize>> buffers = {
+                    {"keys", r.keys.size}, {"values", r.values.size}, {"scratch", r.scratch.size}};
+                if (o.separate) {
+                    const Plan p = planOf(sorter, key, value, offsets[i]);
+                    buffers.insert(buffers.end(), {{"separate sorts' keys", p.keysBytes},
+                                                   {"separate sorts' values", p.valuesBytes},
+                                                   {"separate sorts' scratch", p.scratchBytes}});
+                }
                 for (const auto& [name, bytes] : buffers) {
                     if (bytes <= allocation) continue;
                     char text[256];
                     std::snprintf(text, sizeof text,
-                                  "its %s ranges (%s) need a buffer of %.1f MiB, more than one allocation of this "
-                                  "device holds (maxMemoryAllocationSize, %.1f MiB)",
-                                  name, formatName(key, value).c_str(), mib(bytes), mib(allocation));
+                                  "its %s (%s) need a buffer of %.1f MiB, more than one allocation of this "
+                                  "device holds (maxMemoryAllocationSize, %.1f MiB)%s",
+                                  name.c_str(), formatName(key, value).c_str(), mib(bytes), mib(allocation),
+                                  o.separate && name.rfind("separate", 0) == 0 ? "; --no-separate leaves them out" : "");
                     refuse(l, text);
                 }
             }
