@@ -265,6 +265,18 @@ uvec2 sortedBits(Key key, DigitMap map, uint endBit) {
 #endif
 }
 
+// Whether a key whose sorted bits are `theirs` goes ahead of one whose are `mine` in a stable
+// sort: smaller, or equal and `earlier` in the input. 32-bit keys compare their low words alone
+// (the high words are 0).
+bool goesAhead(uvec2 theirs, uvec2 mine, bool earlier) {
+    bool low = earlier ? theirs.x <= mine.x : theirs.x < mine.x;
+#if VKSORT_KEY_WORDS == 2
+    return theirs.y < mine.y || (theirs.y == mine.y && low);
+#else
+    return low;
+#endif
+}
+
 // ---- Subgroup and workgroup scans ------------------------------------------------------------
 
 // Lanes of this subgroup whose digit equals ours (4 ballots, one per digit bit).

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 #version 450
-// A segmented sort's tiny segments, of at most pc.tinyMaxCount keys (this kernel's workgroup
-// size), an invocation per key. A key's place in its segment is the number of the segment's keys
+// A segmented sort's tiny segments, of at most pc.tinyMaxCount keys (at most this kernel's
+// workgroup size), an invocation per key. A key's place in its segment is the number of the segment's keys
 // that sort before it: smaller in the sorted bits, or equal and earlier, which keeps equal keys in
 // input order. One comparison per key of the segment and no passes, so segments of a few keys
 // cost little more than their reads and writes. Larger segments are the other classes'. The
 // output binding is wherever the passes leave their result, which may be the input buffer itself:
 // every key is read before any is written.
 //
-// Workgroups take the segments in batches (segments.glsl). Uniform segments are sorted one after
-// another. By offsets an invocation reads each one's range, the batch's tiny segments are packed
-// one after another, and the workgroup sorts them a window at a time: as many whole segments as
-// fit its invocations, so that segments of a few keys share the workgroup's barriers rather than
-// take turns at them.
+// Workgroups take the segments in batches (segments.glsl) and sort them a window at a time: as
+// many whole segments as fit its invocations, so that segments of a few keys share the
+// workgroup's barriers rather than take turns at them. Uniform segments lie one after another
+// already. By offsets an invocation reads each one's range and the batch's tiny segments are
+// packed one after another first.
 
 #define VKSORT_RESTRICT
 #include "common.glsl"
@@ -28,7 +28,13 @@ shared uint s_start[gl_WorkGroupSize.x + 1u];
 // One past the current window's last segment.
 shared uint s_windowEnd;
 
-bool sortsBefore(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x < b.x); }
+// How many of the keys [first, end) of s_sortedBits go ahead of key k, whose sorted bits are `bits`:
+// its place among them.
+uint placeAmong(uint first, uint end, uint k, uvec2 bits) {
+    uint place = 0u;
+    for (uint other = first; other < end; ++other) place += goesAhead(s_sortedBits[other], bits, other < k) ? 1u : 0u;
+    return place;
+}
 
 // Reads batch `batch`'s segments of `segments`, one per invocation, and packs its tiny ones into
 // s_begin and s_start; returns how many (the same in every invocation). Every invocation must call it.
@@ -51,27 +57,28 @@ uint packTinySegments(uint batch, uint segments) {
     return members;
 }
 
-// Sorts one segment of 1 to gl_WorkGroupSize.x keys, an invocation per key; ends with a barrier
-// after its last read of shared memory.
-void sortTinySegment(uvec2 range, DigitMap map) {
-    uint count = range.y - range.x;
-    uint slot = gl_LocalInvocationIndex;
+// Sorts `n` uniform segments from segment `first`, as many as fit gl_WorkGroupSize.x keys (at
+// least one): invocation k takes key k % size of segment first + k / size, if that segment is
+// tiny. Ends with a barrier after its last read of shared memory.
+void sortUniformWindow(uint first, uint n, DigitMap map) {
+    uint size = pc.segmentSize;
+    uint k = gl_LocalInvocationIndex;
+    uint local = k / size;
+    uvec2 range = local < n ? segmentRange(first + local) : uvec2(0u);
+    uint count = range.y - range.x, slot = k - local * size;
+    bool mine = slot < count && count <= pc.tinyMaxCount;
     Key key = Key(0u);
     Value value = Value(0u);
     uvec2 bits = uvec2(0u);
-    if (slot < count) {
+    if (mine) {
         key = keysIn[range.x + slot];
         value = valueAt(range.x + slot, (pc.flags & kFlagIndexValues) != 0u);
         bits = sortedBits(key, map, pc.endBit);
-        s_sortedBits[slot] = bits;
+        s_sortedBits[k] = bits;
     }
     barrier();
-    if (slot < count) {
-        uint place = 0u;
-        for (uint other = 0u; other < count; ++other) {
-            uvec2 theirs = s_sortedBits[other];
-            place += sortsBefore(theirs, bits) || (theirs == bits && other < slot) ? 1u : 0u;
-        }
+    if (mine) {
+        uint place = placeAmong(k - slot, k - slot + count, k, bits);
         keysOut[range.x + place] = key;
         storeValue(range.x + place, value);
     }
@@ -104,11 +111,7 @@ void sortWindow(uint first, uint base, DigitMap map) {
     }
     barrier();
     if (mine) {
-        uint place = 0u;
-        for (uint other = segmentFirst; other < segmentEnd; ++other) {
-            uvec2 theirs = s_sortedBits[other];
-            place += sortsBefore(theirs, bits) || (theirs == bits && other < k) ? 1u : 0u;
-        }
+        uint place = placeAmong(segmentFirst, segmentEnd, k, bits);
         keysOut[s_begin[lo] + place] = key;
         storeValue(s_begin[lo] + place, value);
     }
@@ -120,13 +123,13 @@ void main() {
     uint segments = segmentCount();
     for (uint batch = flatWorkgroupIndex(); batch < segmentBatches(segments); batch += launchedWorkgroups()) {
         if (pc.segmentSize != 0u) {
-            // Uniform segments: one after another, their ranges known without reading anything
-            // (segments of equal size pack few to a window, not worth the packing's scans).
+            // Uniform segments: windows of as many as fit the workgroup, known without reading or
+            // packing anything. (Uniform segments above the tiny size have only a shorter last
+            // segment here, a window each.)
             uint first = batch * batchSize(segments);
-            for (uint i = 0u; i < min(batchSize(segments), segments - first); ++i) {
-                uvec2 range = segmentRange(first + i);
-                if (range.y > range.x && range.y - range.x <= pc.tinyMaxCount) sortTinySegment(range, map);
-            }
+            uint n = min(batchSize(segments), segments - first);
+            uint per = max(1u, gl_WorkGroupSize.x / pc.segmentSize);
+            for (uint w = 0u; w < n; w += per) sortUniformWindow(first + w, min(per, n - w), map);
             continue;
         }
         uint members = packTinySegments(batch, segments);

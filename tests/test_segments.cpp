@@ -243,11 +243,12 @@ TEST_CASE("segmented sorts of uniform segments, every key and value type", "[seg
 TEST_CASE("segmented sorts at the one-workgroup boundary, orders and bit ranges", "[segments]") {
     const uint32_t single = vktest::properties(segmentSorter(false)).singleDispatchMaxCount;
     const bool push = pushAvailable();
-    // Around the tiny segments' limit (an invocation per key: 64 on every tuning row), the short
-    // tile's, the main tile's (the mid-sized segments') and the one-workgroup limit.
+    // Around the tiny segments' limit (an invocation per key), the short tile's, the main tile's
+    // (the mid-sized segments') and the one-workgroup limit.
     const uint32_t tile = vktest::properties(segmentSorter(false)).tileSize;
+    const uint32_t tiny = segmentSorter(false)->tinyMaxCount;
     const uint32_t shortTile = segmentSorter(false)->shortMaxCount;
-    for (uint32_t size : {1u, 2u, 63u, 64u, 65u, shortTile, shortTile + 1, tile, tile + 1, single - 1, single, single + 1,
+    for (uint32_t size : {1u, 2u, tiny - 1, tiny, tiny + 1, shortTile, shortTile + 1, tile, tile + 1, single - 1, single, single + 1,
                           3 * single + 5}) {
         for (VksortOrder order : {VKSORT_ORDER_ASCENDING, VKSORT_ORDER_DESCENDING}) {
             SegmentCase c;

@@ -650,7 +650,7 @@ typedef struct VksortSegmentsInfo {
  * occupy the segment's positions. Keys outside every segment are left as they are in your
  * buffers, and where the result is in the scratch buffer those positions of it are undefined.
  * The sorter must have been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Segments are
- * sorted by size class: up to 64 keys (the tuning row's) an invocation per key, in a bounded
+ * sorted by size class: up to 128 keys (the tuning row's) an invocation per key, in a bounded
  * grid whose workgroups take the segments in batches; up to 512 keys (the tuning row's), then up
  * to tileSize, then up to singleDispatchMaxCount (VksortSorterProperties), inside one workgroup
  * each, every pass, with a tile of that size; larger ones through the digit passes of
