@@ -103,8 +103,10 @@ uint elementCount() {
     return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoCount] : pc.count;
 }
 
+// The passes' tiles: an indirect sort's, and a segmented sort's large segments by offsets
+// (kFlagSegmentLists), counted on the GPU.
 uint tileCount() {
-    return (pc.flags & kFlagIndirect) != 0u ? tables[kInfoNumTiles] : pc.numTiles;
+    return (pc.flags & (kFlagIndirect | kFlagSegmentLists)) != 0u ? tables[kInfoNumTiles] : pc.numTiles;
 }
 
 // The same for a step launched a workgroup per tile (the reorders). An indirect sort launches

@@ -31,7 +31,7 @@ void writeArgs(uint at, uint x, uint y) {
 // A direct sort's size from the push constants; an indirect sort's from the caller's count, with
 // the launches of the later steps written by the first invocation of the first workgroup.
 SortSize sortSize(bool launcher) {
-    if ((pc.flags & kFlagIndirect) == 0u) return SortSize(pc.count, SEGMENT_LISTS ? tables[kInfoNumTiles] : pc.numTiles);
+    if ((pc.flags & kFlagIndirect) == 0u) return SortSize(pc.count, tileCount());
     uint count = min(countIn[pc.count], pc.maxCount);
     uint tiles = vksortCeilDiv(count, TILE_SIZE);
     bool single = vksortSingleWorkgroup(count, pc.singleMaxCount);

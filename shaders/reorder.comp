@@ -159,7 +159,7 @@ void publishNextCounts() {
 
 void main() {
     uint tile = flatWorkgroupIndex();
-    uint tiles = passTileCount();
+    uint tiles = launchedTileCount();
     if (tile >= tiles) return;
     PassChoice pass = choosePass(inlineScan(tiles));
     if (!pass.runs) return;

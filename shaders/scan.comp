@@ -185,8 +185,7 @@ void scanRange(uint range, uint tiles) {
 
 void main() {
     if (scanLeftOut()) return;
-    // (A segmented sort's large segments by offsets: the classify step's tiles.)
-    uint tiles = (pc.flags & kFlagSegmentLists) != 0u ? tables[kInfoNumTiles] : tileCount();
+    uint tiles = tileCount();
     if (scanRanges(tiles) == 1u) {
         uint total = scanDigit(gl_WorkGroupID.x, 0u, tiles);
         if (gl_LocalInvocationIndex == 0u) tables[totalsEntry(pc.pass, gl_WorkGroupID.x)] = total;

@@ -141,7 +141,6 @@ void main() {
         tables[kInfoShortMembers] = next[0];
         tables[kInfoMidMembers] = next[1];
         tables[kInfoSingleMembers] = next[2];
-        tables[kInfoLargeMembers] = next[3];
         tables[kInfoNumTiles] = next[4];
         writeArgs(kLaunchShortArgs, next[0]);
         writeArgs(kLaunchMidArgs, next[1]);

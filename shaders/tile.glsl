@@ -58,9 +58,6 @@ TileSpan tileSpan(uint tile, uint tiles, uint count) {
     return span;
 }
 
-// The tiles of a sort's passes: a segmented sort's by offsets counted by its classify step.
-uint passTileCount() { return SEGMENT_LISTS ? tables[kInfoNumTiles] : launchedTileCount(); }
-
 // The tile that holds position `position` of the span's segment.
 uint tileOfPosition(uint position, TileSpan span) {
     return SEGMENTED ? span.firstTile + (position - span.segmentBase) / TILE_SIZE : position / TILE_SIZE;

@@ -94,7 +94,7 @@ VKSORT_CONST kFlagInlineScan = 32u;     /* it sums the counts tables' rows itsel
 VKSORT_CONST kFlagMapIn = 64u;          /* it reads the caller's keys: map them to sort order as they load */
 VKSORT_CONST kFlagMapOut = 128u;        /* it writes the result: map the keys back as they are stored (single) */
 /* A segmented sort by offsets, after its classify step (segments.glsl): the short, mid-sized and
- * small segments come from the classify step's lists in the tables, and the scan steps find the large
+ * small segments come from the classify step's lists in the tables, and the passes find the large
  * segments' tile count at tables[kInfoNumTiles]. */
 VKSORT_CONST kFlagSegmentLists = 256u;
 /* The classify step's second dispatch: it writes the lists (segment_classify.comp). */
@@ -200,7 +200,6 @@ VKSORT_CONST kInfoScanTicket = 3u;     /* the scan step's workgroups that are do
 VKSORT_CONST kInfoShortMembers = 4u;
 VKSORT_CONST kInfoMidMembers = 5u;
 VKSORT_CONST kInfoSingleMembers = 6u;
-VKSORT_CONST kInfoLargeMembers = 7u;
 VKSORT_CONST kInfoWords = 16u;         /* (the rest is spare: the tables after it stay 64-byte aligned) */
 VKSORT_CONST kTotalsOffset = kInfoWords;
 VKSORT_CONST kScanRanges = 64u;        /* the most ranges a scan step splits the tiles into */
@@ -342,7 +341,7 @@ static_assert(kInfoScanTicket < kInfoWords, "info fits");
 static_assert(kLaunchTileArgs + 3u <= kLaunchSingleArgs && kLaunchSingleArgs + 3u <= kLaunchScanArgs &&
                   kLaunchScanArgs + 3u <= kLaunchMidArgs && kLaunchMidArgs + 3u <= kLaunchShortArgs &&
                   kLaunchShortArgs + 3u <= kLaunchWords, "launch arguments fit");
-static_assert(kInfoLargeMembers < kInfoWords, "the segments' info fits");
+static_assert(kInfoSingleMembers < kInfoWords, "the segments' info fits");
 } /* namespace vksort */
 #endif
 
