@@ -56,8 +56,10 @@ VKSORT_CONST kBindingLaunchArgs = kBindingKeysOut;
 VKSORT_CONST kBindingCountIn = kBindingValuesIn;
 /* A segmented sorter's tiny segments and classify step read a segment count on the GPU
  * (kFlagSegmentCountIn) through the pass arguments' binding, which no segmented kernel uses
- * otherwise: a segmented sorter's set layout has it even without skipping constant digits, and a
- * set binds the caller's buffer there (pushed) or, without a count, any range. */
+ * otherwise: a segmented sorter's set layout has it even without skipping constant digits, and
+ * every set a segmented sort with a count pushes binds the caller's buffer there (no segmented
+ * step runs a sorter variant's deciding pipeline); without a count, the range the set binds
+ * anyway (the tables, or a skipping sorter's spare range). */
 VKSORT_CONST kBindingSegmentCountIn = kBindingPassArgs;
 
 /* ---- Specialization constants ------------------------------------------------------------ */
@@ -331,7 +333,7 @@ VKSORT_FUNC VKSORT_U32 vksortScanWorkgroups(VKSORT_U32 tiles, VKSORT_U32 oneRang
 }
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 80 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 84 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kRangeTotalsOffset % 4u == 0u && kTileTablesOffset % 4u == 0u, "counts rows are read as 16-byte vectors (scan.comp, reorder.comp)");
 static_assert(kInfoWords % 4u == 0u, "the totals and ranges stay 16-byte aligned");

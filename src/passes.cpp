@@ -5,8 +5,9 @@
 // buffer) and the pass arguments (which passes run and the launches of the later passes). The
 // step that decides which passes run is a second pipeline of its kernel, specialized with
 // kSpecVariantPipeline, and the only one whose set binds the pass arguments for writing
-// (kSetVariant); every other set binds a spare range there. The pipelines, the bindings and the
-// program read this through src/variant.hpp.
+// (kSetVariant); every other set binds a spare range there (or, in a segmented sort with a segment
+// count on the GPU, the caller's count: kBindingSegmentCountIn). The pipelines, the bindings and
+// the program read this through src/variant.hpp.
 #include "variant.hpp"
 
 #include "program.hpp"

@@ -493,7 +493,7 @@ TEST_CASE("segmented sorts of large segments: scan steps over one and several ra
             }
             sortSegmentsAndCheck(c, true, sorter);
         }
-        // By offsets: every class in one layout, and large segments alone.
+        // By offsets: every class in one layout, and large segments alone, all of them or some.
         for (const char* layout : {"40@1-3000", "30~700", "3x1001", "1x5000"}) {
             if (!push) break;
             for (VksortKeyType key : {VKSORT_KEY_TYPE_FLOAT32, VKSORT_KEY_TYPE_UINT64}) {
@@ -503,6 +503,11 @@ TEST_CASE("segmented sorts of large segments: scan steps over one and several ra
                 c.value = VKSORT_VALUE_TYPE_INDEX;
                 c.offsets = layoutOffsets(layout, 11);
                 c.count = c.offsets.back();
+                sortSegmentsAndCheck(c, true, sorter);
+                // The first 25 segments' count read on the GPU (with skipping sorters too, whose
+                // sets bind their pass arguments where the count goes).
+                c.countOnGpu = true;
+                c.gpuSegmentCount = 25;
                 sortSegmentsAndCheck(c, true, sorter);
             }
         }

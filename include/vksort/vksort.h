@@ -30,8 +30,8 @@
  *   Vulkan 1.1 with subgroup operations of the basic, ballot and arithmetic classes supported in
  *   compute shaders (VkPhysicalDeviceSubgroupProperties), and 5 storage buffers per shader stage
  *   (maxPerStageDescriptorStorageBuffers; 6 for a sorter created with
- *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT or VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT). No device feature or extension has to
- *   be enabled. Any subgroup size from 1 to 128 is handled, subgroups need not be full, and a
+ *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT or VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT).
+ *   No device feature or extension has to be enabled. Any subgroup size from 1 to 128 is handled, subgroups need not be full, and a
  *   driver that launches narrower subgroups than it reports still gets a correct sort. Where
  *   the device also offers subgroup shuffles (VK_SUBGROUP_FEATURE_SHUFFLE_BIT), full subgroups
  *   of 16 lanes or more rank keys in registers with them in the single-workgroup sort; nothing
@@ -436,8 +436,8 @@ typedef struct VksortMemoryRequirements {
      * created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT the tile tables have room for one more
      * tile per singleDispatchMaxCount + 1 keys (VksortSorterProperties), as segments start tiles
      * of their own, and the tables end with the segments' lists (vksortCmdSortSegments): 4 bytes
-     * per tile, up to 32 KiB of counts, and 8 bytes per 65 keys, 8 per 513, 8 per tileSize + 1
-     * and 12 per singleDispatchMaxCount + 1 keys: with the extra tiles about 0.2 bytes per key of
+     * per tile, up to 32 KiB of counts, and 8 bytes per 129 keys, 8 per 513, 8 per tileSize + 1
+     * and 12 per singleDispatchMaxCount + 1 keys: with the extra tiles about 0.14 bytes per key of
      * maxCount; for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT the first 80 bytes of
      * that range (which passes run) are also bound as a uniform buffer (the reported usage and

@@ -4,9 +4,9 @@
 //   default   one configuration, --repeat times, one summary line; exit 0 only if all verified.
 //   --bench   a sweep of counts x key types x value kinds, timed back to back after a warm-up,
 //             with the device's copy bandwidth and a CPU std::sort baseline; table, JSON, CSV.
-// --segments runs either mode on many independent segments instead, each sorted by a
-// vksortCmdSort of its own in one command buffer (segment_sorts.cpp); --stress is a mode of its
-// own (stress.cpp).
+// --segments runs either mode on many independent segments instead: one vksortCmdSortSegments,
+// and unless --no-separate a vksortCmdSort per segment in one command buffer (segment_sorts.cpp);
+// --stress is a mode of its own (stress.cpp).
 #include <vksort/vksort.h>
 
 #include <algorithm>

@@ -685,6 +685,12 @@ int runSegments(vkctx::Context& ctx, VksortSorter sorter, const SegmentsOptions&
             }
         }
     }
+    if (rows.empty()) {
+        std::fprintf(stderr, "sort-test: --segments: no sort ran: every layout%s needs a sorter that pushes its "
+                             "descriptors (not --no-push-descriptors, and a device with VK_KHR_push_descriptor)\n",
+                     o.segmentCountOnGpu ? " with --indirect" : "");
+        return 2;
+    }
     writeTo(o.jsonFile, [&](FILE* f) { writeJson(f, ctx, properties, rows, o); });
     writeTo(o.csvFile, [&](FILE* f) { writeCsv(f, properties, rows, o); });
     const size_t validation = ctx.validationMessageCount();

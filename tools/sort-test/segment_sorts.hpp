@@ -50,5 +50,6 @@ struct SegmentsOptions {
 // been created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT. Layouts that cannot run on
 // this device (a segment above vksortGetMaxCount, buffers above the largest allocation) end the
 // program with status 2, naming --segments, before any sort. Returns 0 when every segment
-// verified and the validation layer stayed silent, 1 otherwise.
+// verified and the validation layer stayed silent, 2 when no sort could run (offsets without push
+// descriptors and --no-separate), 1 otherwise.
 int runSegments(vkctx::Context& ctx, VksortSorter sorter, const SegmentsOptions& options);
