@@ -7,7 +7,8 @@
 // reorders' inline scan, and writes the VkDispatchIndirectCommand of each (vksort_config.h):
 // dispatches of the path not taken, and workgroups past the count, are never launched. Folding
 // this into the tile counts saves a dependent dispatch: they launch for the capacity's tiles, and
-// each workgroup reads the count itself. Included after tile.glsl by the tile counts step alone.
+// each workgroup reads the count itself. Included after tile.glsl by the tile counts step, and for
+// the launch set's bindings and writeArgs by a segmented sort's classify step.
 
 // The count: word pc.count of this range (with kFlagIndirect). Without push descriptors the range
 // is the tables (binding kBindingTables too), read here only at word kInfoRequested, which the

@@ -14,35 +14,27 @@
 //   passes a workgroup per tile and, over those tiles, the scan steps).
 //
 // Tiles are the main tile's, a segment's own (tile.glsl). Nothing here waits for another
-// workgroup, and every list entry has one writer, so the lists are the same every run. The
-// offsets come through the count binding of the launch set, which alone binds the launch arguments;
-// a segment count read on the GPU through kBindingSegmentCountIn (segments.glsl).
+// workgroup, and every list entry has one writer, so the lists are the same every run. It binds
+// the launch set (launch.glsl), the only set that binds the launch arguments, with the caller's
+// offsets at the count binding from word pc.offsetsWord; a segment count read on the GPU comes
+// through kBindingSegmentCountIn (segments.glsl).
 
 #include "common.glsl"
 #include "tile.glsl"
+#include "launch.glsl"
 #include "segments.glsl"
-
-// The caller's offsets, from word pc.offsetsWord.
-layout(set = 0, binding = kBindingCountIn, std430) readonly buffer Offsets { uint offsetsIn[]; };
-layout(set = 0, binding = kBindingLaunchArgs, std430) restrict writeonly buffer LaunchArgs { uint launchArgs[]; };
-
-// The classes it counts: short, mid-sized, small and large segments, and the large ones' tiles.
-const uint kClassifies = 5u;
 
 // Per class (short, mid-sized, small, large, large tiles): the workgroup's sum, then where its
 // next members go.
-shared uint s_counts[kClassifies];
+shared uint s_counts[kClassifyClasses];
 
-uvec2 rangeOf(uint segment) {
-    uint begin = min(offsetsIn[pc.offsetsWord + segment], pc.count);
-    return uvec2(begin, max(begin, min(offsetsIn[pc.offsetsWord + segment + 1u], pc.count)));
-}
+uvec2 rangeOf(uint segment) { return clampedRange(countIn[pc.offsetsWord + segment], countIn[pc.offsetsWord + segment + 1u]); }
 
 // A segment's share of each class: one in its class (none for a tiny one), and a large one's
 // tiles.
-void classOf(uvec2 range, out uint c[kClassifies]) {
+void classOf(uvec2 range, out uint c[kClassifyClasses]) {
     uint size = range.y - range.x;
-    [[unroll]] for (uint i = 0u; i < kClassifies; ++i) c[i] = 0u;
+    [[unroll]] for (uint i = 0u; i < kClassifyClasses; ++i) c[i] = 0u;
     if (size <= pc.tinyMaxCount) return;
     if (size <= pc.shortMaxCount) c[0] = 1u;
     else if (size <= pc.midMaxCount) c[1] = 1u;
@@ -54,20 +46,19 @@ void classOf(uvec2 range, out uint c[kClassifies]) {
 }
 
 // Adds every invocation's `value` into s_counts (zeroed and published by barriers around it).
-void sumCounts(uint value[kClassifies]) {
-    if (gl_LocalInvocationIndex < kClassifies) s_counts[gl_LocalInvocationIndex] = 0u;
+void sumCounts(uint value[kClassifyClasses]) {
+    if (gl_LocalInvocationIndex < kClassifyClasses) s_counts[gl_LocalInvocationIndex] = 0u;
     barrier();
-    [[unroll]] for (uint c = 0u; c < kClassifies; ++c) {
+    [[unroll]] for (uint c = 0u; c < kClassifyClasses; ++c) {
         uint sum = subgroupAdd(value[c]);
         if (subgroupElect() && sum != 0u) atomicAdd(s_counts[c], sum);
     }
     barrier();
 }
 
-void writeArgs(uint at, uint workgroups) {
-    launchArgs[at] = vksortGridWidth(workgroups, pc.dispatchWidth);
-    launchArgs[at + 1u] = vksortGridRows(workgroups, pc.dispatchWidth);
-    launchArgs[at + 2u] = 1u;
+// The launch of `workgroups` workgroups, in rows.
+void writeGrid(uint at, uint workgroups) {
+    writeArgs(at, vksortGridWidth(workgroups, pc.dispatchWidth), vksortGridRows(workgroups, pc.dispatchWidth));
 }
 
 void main() {
@@ -77,27 +68,27 @@ void main() {
     uint first = min(workgroup * share, segments);
     uint end = min(first + share, segments);
     uint counts = vksortClassifyCountsOffset(pc.rowStride);
-    uint c[kClassifies];
+    uint c[kClassifyClasses];
     if ((pc.flags & kFlagClassifyPlaces) == 0u) {
-        uint mine[kClassifies];
-        [[unroll]] for (uint i = 0u; i < kClassifies; ++i) mine[i] = 0u;
+        uint mine[kClassifyClasses];
+        [[unroll]] for (uint i = 0u; i < kClassifyClasses; ++i) mine[i] = 0u;
         for (uint s = first + invocation; s < end; s += gl_WorkGroupSize.x) {
             classOf(rangeOf(s), c);
-            [[unroll]] for (uint i = 0u; i < kClassifies; ++i) mine[i] += c[i];
+            [[unroll]] for (uint i = 0u; i < kClassifyClasses; ++i) mine[i] += c[i];
         }
         sumCounts(mine);
-        if (invocation < kClassifies) tables[counts + kClassifyCounts * workgroup + invocation] = s_counts[invocation];
+        if (invocation < kClassifyClasses) tables[counts + kClassifyCounts * workgroup + invocation] = s_counts[invocation];
         return;
     }
 
-    uint before[kClassifies];
-    [[unroll]] for (uint i = 0u; i < kClassifies; ++i) before[i] = 0u;
+    uint before[kClassifyClasses];
+    [[unroll]] for (uint i = 0u; i < kClassifyClasses; ++i) before[i] = 0u;
     for (uint w = invocation; w < workgroup; w += gl_WorkGroupSize.x) {
-        [[unroll]] for (uint i = 0u; i < kClassifies; ++i) before[i] += tables[counts + kClassifyCounts * w + i];
+        [[unroll]] for (uint i = 0u; i < kClassifyClasses; ++i) before[i] += tables[counts + kClassifyCounts * w + i];
     }
     sumCounts(before);
-    uint next[kClassifies];
-    [[unroll]] for (uint i = 0u; i < kClassifies; ++i) next[i] = s_counts[i];
+    uint next[kClassifyClasses];
+    [[unroll]] for (uint i = 0u; i < kClassifyClasses; ++i) next[i] = s_counts[i];
     const uint lists[3] = {vksortShortListOffset(pc.rowStride, pc.maxCount),
                            vksortMidListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount),
                            vksortSingleListOffset(pc.rowStride, pc.maxCount, pc.tinyMaxCount, pc.shortMaxCount)};
@@ -142,12 +133,10 @@ void main() {
         tables[kInfoMidMembers] = next[1];
         tables[kInfoSingleMembers] = next[2];
         tables[kInfoNumTiles] = next[4];
-        writeArgs(kLaunchShortArgs, next[0]);
-        writeArgs(kLaunchMidArgs, next[1]);
-        writeArgs(kLaunchSingleArgs, next[2]);
-        writeArgs(kLaunchTileArgs, next[4]);
-        launchArgs[kLaunchScanArgs] = next[4] == 0u ? 0u : scanWorkgroups(next[4]);
-        launchArgs[kLaunchScanArgs + 1u] = 1u;
-        launchArgs[kLaunchScanArgs + 2u] = 1u;
+        writeGrid(kLaunchShortArgs, next[0]);
+        writeGrid(kLaunchMidArgs, next[1]);
+        writeGrid(kLaunchSingleArgs, next[2]);
+        writeGrid(kLaunchTileArgs, next[4]);
+        writeArgs(kLaunchScanArgs, next[4] == 0u ? 0u : scanWorkgroups(next[4]), 1u);
     }
 }

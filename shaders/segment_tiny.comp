@@ -57,65 +57,53 @@ uint packTinySegments(uint batch, uint segments) {
     return members;
 }
 
-// Sorts `n` uniform segments from segment `first`, as many as fit gl_WorkGroupSize.x keys (at
-// least one): invocation k takes key k % size of segment first + k / size, if that segment is
-// tiny. Ends with a barrier after its last read of shared memory.
-void sortUniformWindow(uint first, uint n, DigitMap map) {
-    uint size = pc.segmentSize;
+// Sorts the window's segments, invocation k taking window key k if `mine`: key `slot` of a segment
+// of `count` keys that starts at key `begin` of the bound ranges and at window key k - slot. Ends
+// with a barrier after its last read of shared memory.
+void sortWindowKeys(bool mine, uint begin, uint slot, uint count, DigitMap map) {
     uint k = gl_LocalInvocationIndex;
-    uint local = k / size;
-    uvec2 range = local < n ? segmentRange(first + local) : uvec2(0u);
-    uint count = range.y - range.x, slot = k - local * size;
-    bool mine = slot < count && count <= pc.tinyMaxCount;
     Key key = Key(0u);
     Value value = Value(0u);
     uvec2 bits = uvec2(0u);
     if (mine) {
-        key = keysIn[range.x + slot];
-        value = valueAt(range.x + slot, (pc.flags & kFlagIndexValues) != 0u);
+        key = keysIn[begin + slot];
+        value = valueAt(begin + slot, (pc.flags & kFlagIndexValues) != 0u);
         bits = sortedBits(key, map, pc.endBit);
         s_sortedBits[k] = bits;
     }
     barrier();
     if (mine) {
         uint place = placeAmong(k - slot, k - slot + count, k, bits);
-        keysOut[range.x + place] = key;
-        storeValue(range.x + place, value);
+        keysOut[begin + place] = key;
+        storeValue(begin + place, value);
     }
     barrier();
 }
 
+// Sorts `n` uniform segments from segment `first`, as many as fit gl_WorkGroupSize.x keys (at
+// least one): invocation k takes key k % size of segment first + k / size, if that segment is
+// tiny.
+void sortUniformWindow(uint first, uint n, DigitMap map) {
+    uint k = gl_LocalInvocationIndex;
+    uint local = k / pc.segmentSize;
+    uvec2 range = local < n ? segmentRange(first + local) : uvec2(0u);
+    uint count = range.y - range.x, slot = k - local * pc.segmentSize;
+    sortWindowKeys(slot < count && count <= pc.tinyMaxCount, range.x, slot, count, map);
+}
+
 // Sorts the window of packed segments [first, s_windowEnd), whose keys start at packed key `base`:
-// invocation k takes packed key base + k. Ends with a barrier after its last read of shared memory.
+// invocation k takes packed key base + k.
 void sortWindow(uint first, uint base, DigitMap map) {
     uint end = s_windowEnd;
-    uint k = gl_LocalInvocationIndex;
-    bool mine = base + k < s_start[end];
+    uint packed = base + gl_LocalInvocationIndex;
     // The key's segment: the last of the window's that starts at or before it.
     uint lo = first, hi = end - 1u;
     while (lo < hi) {
         uint mid = (lo + hi + 1u) / 2u;
-        if (s_start[mid] <= base + k) lo = mid;
+        if (s_start[mid] <= packed) lo = mid;
         else hi = mid - 1u;
     }
-    uint segmentFirst = s_start[lo] - base, segmentEnd = s_start[lo + 1u] - base;
-    uint position = s_begin[lo] + (k - segmentFirst);
-    Key key = Key(0u);
-    Value value = Value(0u);
-    uvec2 bits = uvec2(0u);
-    if (mine) {
-        key = keysIn[position];
-        value = valueAt(position, (pc.flags & kFlagIndexValues) != 0u);
-        bits = sortedBits(key, map, pc.endBit);
-        s_sortedBits[k] = bits;
-    }
-    barrier();
-    if (mine) {
-        uint place = placeAmong(segmentFirst, segmentEnd, k, bits);
-        keysOut[s_begin[lo] + place] = key;
-        storeValue(s_begin[lo] + place, value);
-    }
-    barrier();
+    sortWindowKeys(packed < s_start[end], s_begin[lo], packed - s_start[lo], s_start[lo + 1u] - s_start[lo], map);
 }
 
 void main() {

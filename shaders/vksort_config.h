@@ -225,7 +225,8 @@ VKSORT_FUNC VKSORT_U32 vksortClassifyWorkgroups(VKSORT_U32 maxCount) {
 }
 VKSORT_FUNC VKSORT_U32 vksortTileMembersOffset(VKSORT_U32 rowStride) { return vksortTablesWords(rowStride); }
 VKSORT_FUNC VKSORT_U32 vksortClassifyCountsOffset(VKSORT_U32 rowStride) { return vksortTileMembersOffset(rowStride) + rowStride; }
-VKSORT_CONST kClassifyCounts = 8u; /* words per classify workgroup (5 used) */
+VKSORT_CONST kClassifyClasses = 5u; /* short, mid-sized, small, large segments, large segments' tiles */
+VKSORT_CONST kClassifyCounts = 8u; /* words per classify workgroup (kClassifyClasses used) */
 VKSORT_FUNC VKSORT_U32 vksortShortListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount) {
     return vksortClassifyCountsOffset(rowStride) + kClassifyCounts * vksortClassifyWorkgroups(maxCount);
 }
@@ -344,6 +345,7 @@ static_assert(kLaunchTileArgs + 3u <= kLaunchSingleArgs && kLaunchSingleArgs + 3
                   kLaunchScanArgs + 3u <= kLaunchMidArgs && kLaunchMidArgs + 3u <= kLaunchShortArgs &&
                   kLaunchShortArgs + 3u <= kLaunchWords, "launch arguments fit");
 static_assert(kInfoSingleMembers < kInfoWords, "the segments' info fits");
+static_assert(kClassifyClasses <= kClassifyCounts, "a classify workgroup's counts fit its row");
 } /* namespace vksort */
 #endif
 

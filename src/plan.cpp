@@ -29,7 +29,7 @@ uint32_t tinySharedMemoryBytes(const TileConfig& config, bool) {
 
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool) {
     return (config.workgroupSize + 1) * 4u // workgroupExclusiveScan (one-lane subgroups)
-           + 5 * 4u;                       // per class: the workgroup's count, then its next member
+           + kClassifyClasses * 4u;        // per class: the workgroup's count, then its next member
 }
 
 uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin) {

@@ -182,6 +182,15 @@ void sortSegmentsAndCheck(const SegmentCase& c, bool push, VksortSorter sorter =
     if (count.buffer != VK_NULL_HANDLE) ctx.destroyBuffer(count);
 }
 
+// Sorts `c` (by offsets) and checks it, then again with the count of its first `gpuSegments`
+// segments read on the GPU.
+void sortWithAndWithoutGpuCount(SegmentCase c, uint32_t gpuSegments, VksortSorter sorter) {
+    sortSegmentsAndCheck(c, true, sorter);
+    c.countOnGpu = true;
+    c.gpuSegmentCount = gpuSegments;
+    sortSegmentsAndCheck(c, true, sorter);
+}
+
 // A made-up tuning row whose classes are all small enough for many of each on lavapipe: tiny
 // segments up to 16 keys, short ones up to 64, mid-sized up to the 192 keys of the main tile, one
 // workgroup up to 384.
@@ -432,11 +441,7 @@ TEST_CASE("segmented sorts with a made-up tuning row: every class, workgroups ta
                 std::vector<uint32_t> more = layoutOffsets("60@10-1200", 4);
                 for (size_t i = 1; i < more.size(); ++i) c.offsets.push_back(c.offsets[900] + more[i]);
                 c.count = c.offsets.back();
-                sortSegmentsAndCheck(c, true, sorter);
-                // The same with the first 930 segments' count read on the GPU.
-                c.countOnGpu = true;
-                c.gpuSegmentCount = 930;
-                sortSegmentsAndCheck(c, true, sorter);
+                sortWithAndWithoutGpuCount(c, 930, sorter);
             }
         }
     }
@@ -503,12 +508,9 @@ TEST_CASE("segmented sorts of large segments: scan steps over one and several ra
                 c.value = VKSORT_VALUE_TYPE_INDEX;
                 c.offsets = layoutOffsets(layout, 11);
                 c.count = c.offsets.back();
-                sortSegmentsAndCheck(c, true, sorter);
-                // The first 25 segments' count read on the GPU (with skipping sorters too, whose
-                // sets bind their pass arguments where the count goes).
-                c.countOnGpu = true;
-                c.gpuSegmentCount = 25;
-                sortSegmentsAndCheck(c, true, sorter);
+                // (With skipping sorters too, whose sets bind their pass arguments where the
+                // count goes.)
+                sortWithAndWithoutGpuCount(c, 25, sorter);
             }
         }
         vksortDestroySorter(sorter);
