@@ -27,6 +27,11 @@ uint32_t tinySharedMemoryBytes(const TileConfig& config, bool) {
            + (config.workgroupSize + 1) * 4u;      // workgroupExclusiveScan (one-lane subgroups)
 }
 
+uint32_t compareSortSharedMemoryBytes(const TileConfig& config, bool) {
+    return config.tileSize() * 4u          // a chunk of the keys' sorted bits
+           + config.workgroupSize * 4u;    // the places of the workgroup's keys
+}
+
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool) {
     return (config.workgroupSize + 1) * 4u // workgroupExclusiveScan (one-lane subgroups)
            + kClassifyClasses * 4u;        // per class: the workgroup's count, then its next member

@@ -75,6 +75,7 @@ uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t singleSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t tinySharedMemoryBytes(const TileConfig& config, bool twin = true);
+uint32_t compareSortSharedMemoryBytes(const TileConfig& config, bool twin = true);
 
 // The largest workgroup the sorter may create: the device's limits, and with a required subgroup
 // size at most maxComputeWorkgroupSubgroups subgroups of that size.

@@ -269,6 +269,23 @@ struct Builder {
             buildSegments(singleSet, indexFlag);
             return;
         }
+        // A few thousand keys: the compare sort places every key from the caller's ranges in
+        // the scratch copies, and where the passes would leave the result in the caller's
+        // ranges (an even pass count) copies it back.
+        if (!in.indirect && in.count <= in.compareMaxCount) {
+            Step& sort = add(Kernel::CompareSort, 0, kSetForward);
+            sort.constants.flags |= indexFlag;
+            sort.grid = gridFor(ceilDiv(in.count, in.compareKeys), in.maxWorkgroupCountX);
+            if (passCount % 2 == 0) {
+                sort.barrier = Barrier::Compute;
+                Step& copy = add(Kernel::CompareSort, 0, kSetBackward);
+                copy.constants.flags |= kFlagCopy;
+                copy.grid = gridFor(ceilDiv(in.count, in.compareWorkgroupSize), in.maxWorkgroupCountX);
+            }
+            out.steps[out.stepCount - 1].barrier = Barrier::None;
+            timestampsThrough(out.timestampCount - 1);
+            return;
+        }
         if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {
             Step& single = add(Kernel::Single, 0, singleSet);
             single.constants.flags |= singleFlags;

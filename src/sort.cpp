@@ -15,6 +15,9 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
     ProgramInput in;
     in.tile = sorter.tile;
     in.singleMaxCount = sorter.singleTiles[0].tileSize();
+    in.compareMaxCount = sorter.compareMaxCount;
+    in.compareWorkgroupSize = sorter.compareWorkgroupSize;
+    in.compareKeys = sorter.compareKeys;
     in.tinyMaxCount = sorter.tinyMaxCount;
     in.shortMaxCount = sorter.shortMaxCount;
     in.maxWorkgroupCountX = sorter.deviceInfo.facts.maxWorkgroupCount[0];

@@ -119,6 +119,26 @@ TileConfig chooseShortTileConfig(const DeviceFacts& device, const TuningRow& row
     return c;
 }
 
+TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                   const SubgroupControl& control, uint32_t* keys) {
+    TileConfig c = main;
+    c.exchangeBuffers = 1;
+    // The largest power of two within the row's size and the device's limit (at least 1).
+    const uint32_t wanted = std::min(row.compare.workgroupSize, workgroupLimit(device, control));
+    for (c.workgroupSize = 1; c.workgroupSize * 2 <= wanted;) c.workgroupSize *= 2;
+    // Whole vectors of four words per invocation (shaders/compare_sort.comp): smaller chunks,
+    // then a narrower workgroup, until they fit the shared memory.
+    c.keysPerThread = std::max(4u, row.compare.wordsPerThread) / 4 * 4;
+    while (compareSortSharedMemoryBytes(c) > device.maxSharedMemoryBytes && c.workgroupSize > 1) {
+        if (c.keysPerThread > 4) c.keysPerThread = c.keysPerThread / 8 * 4;
+        else c.workgroupSize /= 2;
+    }
+    applySubgroupRules(device, control, &c);
+    *keys = std::max(1u, std::min(row.compare.keys, c.workgroupSize));
+    while (c.workgroupSize % *keys != 0) --*keys;
+    return c;
+}
+
 ScanConfig chooseScanConfig(const TuningRow& row) {
     return ScanConfig{row.scan.inlineMaxTiles, row.scan.oneRangeMaxTiles, row.scan.rangeMinTiles, row.scan.itemsPerThread};
 }

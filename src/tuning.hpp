@@ -50,6 +50,15 @@ struct TuningRow {
         uint32_t exchangeBuffers = 1;
         bool wholeTileCopies = false;
     } single;
+    // Direct sorts of up to maxCount keys compare every pair instead (shaders/compare_sort.comp):
+    // workgroups of workgroupSize invocations that each place `keys` keys, over chunks of
+    // workgroupSize * wordsPerThread words of keys in shared memory (halved until they fit).
+    struct Compare {
+        uint32_t maxCount = 0;
+        uint32_t workgroupSize = 0;
+        uint32_t keys = 0;
+        uint32_t wordsPerThread = 0;
+    } compare;
     // Sorts of up to inlineMaxTiles tiles have no scan step: each reorder sums the counts of all
     // tiles itself. Above, the scan step: its workgroup (as wide as the device allows up to
     // workgroupSize), up to how many tiles one workgroup per digit scans them all (itemsPerThread
@@ -105,6 +114,15 @@ constexpr TuningRow nvidiaRow() {
     // Copies in its loops made creating a sorter of every format from a cold cache 36% slower,
     // for loops that run once per sort.
     r.single.wholeTileCopies = false;
+    // u32 and u64 keys, alone and with u32 values, at 1024 to 16384 keys on the H200: 512 x 8
+    // words with 32 keys per workgroup was fastest at 1024 to 8192 keys (u32 4096: 0.0116 ms; 256
+    // x 32 with 32 keys 0.0138, 64 keys 0.0161, 16 keys 0.0173); the passes take 0.048 (u32) and
+    // 0.095 ms (u64) from 8192 to 16384 keys, where this took 0.032 and 0.057 at 12288 keys and
+    // 0.051 and 0.094 at 16384.
+    r.compare.maxCount = 12288;
+    r.compare.workgroupSize = 512;
+    r.compare.keys = 32;
+    r.compare.wordsPerThread = 8;
     // The inline scan beat a scan step up to 1024 tiles and lost from 1536.
     r.scan.inlineMaxTiles = 1024;
     // One range up to 3072 tiles: ranges lost up to 11% at 1536-2048 tiles, tied at 3072 and won
@@ -134,6 +152,9 @@ constexpr TuningRow otherRow() {
     TuningRow r = nvidiaRow();
     r.match = TuningRow::Match{};
     r.scan.inlineMaxTiles = 256;
+    // Comparisons grow with the square of the count: on a device slower than the H200 in them
+    // the passes win sooner, so not past 2048 keys.
+    r.compare.maxCount = 2048;
     return r;
 }
 
@@ -163,6 +184,11 @@ TileConfig chooseTinyTileConfig(const DeviceFacts& device, const TuningRow& row,
 // least kRadix invocations, as every ranking workgroup), no larger than the main tile.
 TileConfig chooseShortTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
                                  const SubgroupControl& control);
+
+// The compare sort's workgroup (TileConfig::tileSize(): the words of keys it holds at a time) and
+// the keys each workgroup places (*keys), within the device's limits.
+TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                   const SubgroupControl& control, uint32_t* keys);
 
 // The row's inline-scan and scan-step limits.
 ScanConfig chooseScanConfig(const TuningRow& row);

@@ -228,6 +228,51 @@ TEST_CASE("tuning rows: the scan step's shape and the inline scan come from the 
     CHECK(chooseScanConfig(tuningFor(unknown)).inlineMaxTiles == 256);
 }
 
+TEST_CASE("tuning rows: the compare sort's workgroup, chunk and keys fit every device", "[plan]") {
+    DeviceFacts nvidia = typicalGpu();
+    nvidia.vendorID = kVendorNvidia;
+    TileConfig main;
+    std::string reason;
+    REQUIRE(chooseTileConfig(nvidia, tuningFor(nvidia), 0, 0, SubgroupControl{}, &main, &reason));
+    // The row's shape where it fits: 512 invocations placing 32 keys each, chunks of 4096 words.
+    uint32_t keys = 0;
+    TileConfig c = chooseCompareTileConfig(nvidia, tuningFor(nvidia), main, SubgroupControl{}, &keys);
+    CHECK(c.workgroupSize == 512);
+    CHECK(c.tileSize() == 4096);
+    CHECK(keys == 32);
+    CHECK(tuningFor(nvidia).compare.maxCount == 12288);
+    // Devices nobody measured: the same shape, up to 2048 keys.
+    DeviceFacts unknown = typicalGpu();
+    unknown.vendorID = 0x1234;
+    CHECK(tuningFor(unknown).compare.maxCount == 2048);
+    // Narrow workgroups, odd limits, little shared memory, rows without a compare sort: a power
+    // of two of invocations, keys a divisor of them, whole vectors of 4 words per invocation,
+    // within shared memory.
+    for (uint32_t limit : {1024u, 384u, 100u, 16u, 1u}) {
+        for (uint32_t shared : {49152u, 16384u, 4096u}) {
+            for (TuningRow::Compare shape : {TuningRow::Compare{12288, 512, 32, 8}, TuningRow::Compare{700, 64, 24, 64},
+                                             TuningRow::Compare{}}) {
+                DeviceFacts device = typicalGpu();
+                device.maxWorkgroupInvocations = device.maxWorkgroupSizeX = limit;
+                device.maxSharedMemoryBytes = shared;
+                TuningRow row = tuningFor(device);
+                row.compare = shape;
+                c = chooseCompareTileConfig(device, row, main, SubgroupControl{}, &keys);
+                INFO("limit " << limit << ", shared " << shared << ", row " << shape.workgroupSize << " x "
+                              << shape.wordsPerThread << ", " << shape.keys << " keys");
+                CHECK(isPowerOfTwo(c.workgroupSize));
+                CHECK(c.workgroupSize <= std::max(1u, std::min(limit, shape.workgroupSize)));
+                if (shared >= 16384) CHECK(c.workgroupSize * 2 > std::min(limit, shape.workgroupSize));
+                CHECK(c.keysPerThread % 4 == 0);
+                CHECK(keys >= 1);
+                CHECK(c.workgroupSize % keys == 0);
+                CHECK(keys <= std::max(1u, shape.keys));
+                CHECK(compareSortSharedMemoryBytes(c) <= shared);
+            }
+        }
+    }
+}
+
 TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
     TileConfig c{256, 8, 8, true};
     for (uint32_t maxCount : {1u, 2047u, 2048u, 2049u, 1000003u}) {

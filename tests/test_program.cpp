@@ -143,6 +143,68 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
     }
 }
 
+TEST_CASE("program: a direct sort of at most compareMaxCount keys compares every pair, and copies the "
+          "result back where the passes would leave it in the caller's ranges",
+          "[program]") {
+    for (uint32_t keyBits : {32u, 64u}) {
+        for (uint32_t end = 1; end <= keyBits; end += 3) {
+            for (uint32_t count : {1u, 31u, 32u, 33u, 1000u, 5000u, 5001u}) {
+                for (bool index : {false, true}) {
+                    ProgramInput in = input(count, 0, end, keyBits);
+                    in.compareMaxCount = 5000;
+                    in.compareWorkgroupSize = 512;
+                    in.compareKeys = 32;
+                    in.indexValues = index;
+                    const Program p = build(in);
+                    INFO(keyBits << "-bit keys, bits 0:" << end << ", count " << count << (index ? ", argsort" : ""));
+                    checkTimestamps(p);
+                    if (count > in.compareMaxCount) {
+                        CHECK(countKernel(p, Kernel::CompareSort) == 0);
+                        CHECK(p.steps[0].kernel == Kernel::TileCounts);
+                        continue;
+                    }
+                    const bool copyBack = in.passes.passCount % 2 == 0;
+                    REQUIRE(p.stepCount == (copyBack ? 2u : 1u));
+                    // The sort reads the caller's ranges and writes the scratch copies (the
+                    // forward set), placing keys [32w, 32w + 32) in workgroup w.
+                    const Step& sort = p.steps[0];
+                    CHECK(sort.kernel == Kernel::CompareSort);
+                    CHECK(sort.set == kSetForward);
+                    CHECK_FALSE(sort.indirect);
+                    CHECK((sort.grid.x == ceilDiv(count, 32) && sort.grid.y == 1));
+                    CHECK(sort.constants.count == count);
+                    CHECK(sort.constants.shift == 0);
+                    CHECK(sort.constants.endBit == end);
+                    CHECK((sort.constants.flags & kFlagCopy) == 0);
+                    CHECK(((sort.constants.flags & kFlagIndexValues) != 0) == index);
+                    CHECK(sort.barrier == (copyBack ? Barrier::Compute : Barrier::None));
+                    if (!copyBack) continue;
+                    // The copy reads the scratch copies and writes the caller's ranges (the
+                    // backward set), an invocation per key, values as they are.
+                    const Step& copy = p.steps[1];
+                    CHECK(copy.kernel == Kernel::CompareSort);
+                    CHECK(copy.set == kSetBackward);
+                    CHECK((copy.grid.x == ceilDiv(count, 512) && copy.grid.y == 1));
+                    CHECK(copy.constants.count == count);
+                    CHECK((copy.constants.flags & (kFlagCopy | kFlagIndexValues)) == kFlagCopy);
+                    CHECK(copy.barrier == Barrier::None);
+                }
+            }
+        }
+    }
+    // Indirect sorts and segmented sorts never take it; nothing to sort records nothing.
+    ProgramInput indirect = input(1000, 0, 32);
+    indirect.compareMaxCount = 5000;
+    indirect.compareWorkgroupSize = 512;
+    indirect.compareKeys = 32;
+    indirect.indirect = true;
+    CHECK(countKernel(build(indirect), Kernel::CompareSort) == 0);
+    ProgramInput empty = indirect;
+    empty.indirect = false;
+    empty.count = 0;
+    CHECK(build(empty).stepCount == 0);
+}
+
 TEST_CASE("program: tile counts, then per pass a scan (none for few tiles) and a reorder that counts the "
           "next pass's digits; the last step has no barrier",
           "[program]") {

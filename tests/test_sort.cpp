@@ -17,14 +17,16 @@ using vktest::SorterOptions;
 
 namespace {
 
-// Counts where the data path changes: empty, one key, the single-workgroup limit, tile edges of
-// the multi-pass path (the first tiles past the small limit, a partial last tile), and counts of
-// hundreds and thousands of tiles (inline scans of many tiles, scan steps, by ranges).
+// Counts where the data path changes: empty, one key, the compare sort's and the single-workgroup
+// limits, tile edges of the multi-pass path (the first tiles past the small limit, a partial last
+// tile), and counts of hundreds and thousands of tiles (inline scans of many tiles, scan steps, by
+// ranges).
 std::vector<uint32_t> boundaryCounts(const VksortSorterProperties& p, uint32_t maxCount) {
     const uint32_t tile = p.tileSize, small = p.singleDispatchMaxCount;
     const uint64_t firstTiles = small / tile + 1; // tiles of the first multi-pass count
     const uint64_t scanChunk = uint64_t(p.workgroupSize) * 16u;
-    std::vector<uint64_t> counts = {0, 1, 2, 3, small - 1, small, small + 1, tile - 1, tile, tile + 1,
+    const uint64_t compare = p.compareSortMaxCount;
+    std::vector<uint64_t> counts = {0, 1, 2, 3, compare, compare + 1, small - 1, small, small + 1, tile - 1, tile, tile + 1,
                                     firstTiles * tile - 1, firstTiles * tile, firstTiles * tile + 1,
                                     (firstTiles + 2) * tile + tile / 2, 256u * tile, 256u * tile + 1,
                                     scanChunk * tile, scanChunk * tile + 1};
@@ -518,4 +520,50 @@ TEST_CASE("a made-up tuning row sorts every path correctly", "[sort][tuning]") {
         }
         vksortDestroySorter(sorter);
     }
+}
+
+TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, chunks and partial workgroups", "[sort][compare]") {
+    // A row whose compare sort is unlike the shipped one's: 16 keys per workgroup of 64
+    // invocations and chunks of 256 words (256 32-bit keys, 128 64-bit keys), so that a few
+    // hundred keys take several chunks and a partial last workgroup; up to 700 keys.
+    vksort::TuningRow row = vksort::kTuningTable[1];
+    row.compare = {700, 64, 16, 4};
+    vkctx::Context& ctx = vktest::context();
+    const VksortKeyType keys[] = {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT32, VKSORT_KEY_TYPE_FLOAT32,
+                                  VKSORT_KEY_TYPE_UINT64, VKSORT_KEY_TYPE_INT64, VKSORT_KEY_TYPE_FLOAT64};
+    const VksortValueType values[] = {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX,
+                                      VKSORT_VALUE_TYPE_UINT64};
+    SorterOptions options;
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
+    VksortSorter sorter = VK_NULL_HANDLE;
+    REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+    REQUIRE(vktest::properties(sorter).compareSortMaxCount == 700);
+    // One key; a workgroup's keys and one more; a 32-bit chunk and one more; the limit and one
+    // past it (the passes).
+    const uint32_t counts[] = {1, 2, 16, 17, 129, 256, 257, 700, 701};
+    // All bits (an even pass count: the result copied back), and ranges of odd pass counts (the
+    // result in the scratch buffer), one of them above bit 32 of 64-bit keys.
+    const uint32_t ranges[][2] = {{0, 0}, {0, 4}, {3, 15}, {8, 28}, {33, 57}};
+    uint32_t n = 0;
+    for (uint32_t count : counts) {
+        for (const auto& range : ranges) {
+            for (size_t v = 0; v < 4; ++v) {
+                Case c;
+                c.key = keys[(n + v) % 6];
+                if (range[1] > 32 && c.key < VKSORT_KEY_TYPE_UINT64) continue;
+                c.value = values[v];
+                c.count = count;
+                c.beginBit = range[0];
+                c.endBit = range[1];
+                c.dist = n % 3 == 0 ? vktest::dist(Distribution::Few, 3) : vktest::dist(Distribution::Uniform);
+                c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+                c.maxCount = count + (n % 3) * 50;
+                c.seed = 1700 + n++;
+                c.sorter = options;
+                INFO("compare row, " << c.describe());
+                vktest::sortAndCheck(c, sorter);
+            }
+        }
+    }
+    vksortDestroySorter(sorter);
 }

@@ -17,8 +17,11 @@
  *   stably by one digit into the other buffer of a ping-pong pair: your keys buffer and a
  *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
  *   their input order, and values move with their keys. What vksortCmdSort records depends on
- *   the count: up to singleDispatchMaxCount keys, one dispatch that runs every pass in one
- *   workgroup; otherwise a dispatch that counts the first pass's digits per tile, then per pass
+ *   the count: up to compareSortMaxCount keys (a few thousand), no passes: one dispatch places
+ *   each key by counting the keys that go ahead of it (every pair compared), and a second copies
+ *   the result back where the passes would have left it; up to singleDispatchMaxCount keys, one
+ *   dispatch that runs every pass in one workgroup; otherwise a dispatch that counts the first
+ *   pass's digits per tile, then per pass
  *   a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
  *   and a reorder dispatch that also counts the next pass's digits. No workgroup ever waits for
  *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records both
@@ -304,9 +307,9 @@ typedef struct VksortSorterCreateInfo {
     /* The formats this sorter serves: VKSORT_KEY_TYPE_BIT / VKSORT_VALUE_TYPE_BIT of each key
      * and value type you will sort; 0 means all of them. Only the pipelines those need are
      * compiled: per key width crossed with no values, 32-bit values (uint32 and index) or
-     * 64-bit values a single-workgroup sort and a reorder; per key width the tile counts; one
-     * shared scan. A renderer that sorts f32 depths with u32 indices pays for 4 pipelines
-     * instead of up to 15. Memory requirements and bindings of a
+     * 64-bit values a compare sort, a single-workgroup sort and a reorder; per key width the
+     * tile counts; one shared scan. A renderer that sorts f32 depths with u32 indices pays for 5
+     * pipelines instead of up to 21. Memory requirements and bindings of a
      * format the sorter does not serve are invalid usage. Unknown bits are invalid usage. */
     uint32_t keyTypes;
     uint32_t valueTypes;
@@ -342,9 +345,10 @@ typedef struct VksortSorterProperties {
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
     uint32_t tileSize;
     /* Sorts of at most this many keys run every pass inside one workgroup (the single-workgroup
-     * sort): one dispatch in a vksortCmdSort (vksortCmdSortIndirect records the tile counts,
-     * which read the count and launch it, before it, after a count copy without push
-     * descriptors, and with bindings of at most this capacity nothing after it). */
+     * sort): one dispatch in a vksortCmdSort of more than compareSortMaxCount keys (below);
+     * vksortCmdSortIndirect records the tile counts, which read the count and launch it, before
+     * it, after a count copy without push descriptors, and with bindings of at most this
+     * capacity nothing after it. */
     uint32_t singleDispatchMaxCount;
     /* The subgroup size the pipelines were created for (the required size, or the device's
      * default), and the smallest one the shared arrays are sized for (narrower subgroups still
@@ -361,6 +365,14 @@ typedef struct VksortSorterProperties {
     uint32_t maxCount64;
     /* The flags the sorter was created with (VksortSorterCreateInfo::flags). */
     VksortSorterCreateFlags flags;
+    /* vksortCmdSort sorts counts of at most this many keys (the device's tuning row's: 12288 on
+     * NVIDIA GPUs with 32-wide subgroups and 48 KiB of shared memory, 2048 elsewhere) by
+     * comparing every pair of keys (the compare sort): one dispatch places each key (and value)
+     * in the scratch buffer's copies, and where the result belongs in your ranges (an even pass
+     * count, see VksortSortResult) a second copies them there. Its work grows with the square of
+     * the count, which is why the limit is low. vksortCmdSortIndirect and vksortCmdSortSegments
+     * never take it. */
+    uint32_t compareSortMaxCount;
 } VksortSorterProperties;
 
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
@@ -372,8 +384,8 @@ uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortVal
 
 /* One compute pipeline of a sorter. */
 typedef struct VksortPipelineInfo {
-    /* The shader variant it runs, e.g. "tile_counts_k1", "scan", "reorder_k1_v0" or
-     * "single_k2_v1_shuffle": the pass, then the key width in 32-bit words (k1, k2), the value
+    /* The shader variant it runs, e.g. "tile_counts_k1", "scan", "reorder_k1_v0",
+     * "compare_sort_k1_v1" or "single_k2_v1_shuffle": the kernel, then the key width in 32-bit words (k1, k2), the value
      * width in 32-bit words (v0 none, v1, v2), "_shuffle" for the single-workgroup sort's
      * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
      * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
@@ -526,8 +538,10 @@ typedef struct VksortSortInfo {
      * the reorder dispatch of pass p (and the scan before it) has completed (all with
      * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each step,
      * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts of at most
-     * singleDispatchMaxCount keys (VksortSorterProperties) are one dispatch written before
-     * query 1; the query of a dispatch that does not run repeats the time of the one before it.
+     * singleDispatchMaxCount or compareSortMaxCount keys (VksortSorterProperties) are one
+     * dispatch (the compare sort's: one or two) written before query 1, and every later query
+     * repeats its time; the query of a dispatch that does not run repeats the time of the one
+     * before it.
      * Every query is written for every sort, a count of 0 included. vksortCmdSortIndirect
      * records its count copy (without push descriptors) before the tile counts and its
      * single-workgroup dispatch after them, all before query 1.
@@ -566,8 +580,9 @@ VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, V
 
 /* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
  * recording state, outside a render pass, on a queue family with compute support. Nothing is
- * submitted, waited for or allocated. Counts up to singleDispatchMaxCount (see
- * VksortSorterProperties) sort inside one workgroup in a single dispatch. See SYNCHRONIZATION
+ * submitted, waited for or allocated. Counts up to compareSortMaxCount (see
+ * VksortSorterProperties) take the compare sort (one or two dispatches, see ALGORITHM), then up
+ * to singleDispatchMaxCount one workgroup in a single dispatch. See SYNCHRONIZATION
  * CONTRACT above for the barriers you own. pResult (optional) receives vksortGetSortResult's
  * answer. Returns VK_SUCCESS, or VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (both or
  * neither of bindings and pBuffers, pBuffers for a sorter created without

@@ -116,9 +116,10 @@ void usage() {
         "  columns (times in ms, from GPU timestamps; medians over the --reps sorts):\n"
         "    median, min, max        one sort, timed by timestamps around it alone\n"
         "    keys/s                  count / median\n"
-        "    counts                  the first step: the tile counts; the whole sort where it is one\n"
-        "                            dispatch (up to the sorter's one-dispatch count); an indirect sort's\n"
-        "                            tile counts, one-dispatch sort and count copy (if any) together\n"
+        "    counts                  the first step: the tile counts; the whole sort where it has no\n"
+        "                            passes (up to the sorter's compare-sort and one-dispatch counts); an\n"
+        "                            indirect sort's tile counts, one-dispatch sort and count copy (if\n"
+        "                            any) together\n"
         "    reorder                 every pass after it (its scan, if any, and its reorder), summed\n"
         "    w/q                     median of the sorts timed with those per-step timestamps\n"
         "    B/key                   the least bytes per key this design moves (keys and values, every pass)\n"
@@ -477,10 +478,11 @@ void checkCount(VksortSorter sorter, const Options& o) {
 }
 
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
-// or the whole sort where it is one dispatch; an indirect sort's tile counts, which launch the
+// or the whole sort where it has no passes; an indirect sort's tile counts, which launch the
 // rest, with its one-dispatch sort and any count copy.
 std::string firstStep(const VksortSorterProperties& p, uint32_t count, bool indirect) {
     if (indirect) return "tile counts and one-dispatch sort";
+    if (count <= p.compareSortMaxCount) return "compare sort";
     return count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
 }
 
@@ -564,7 +566,10 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         vksortGetSorterProperties(sorter, &properties);
         const uint32_t tiles = (o.count + rig.tileSize() - 1) / rig.tileSize();
         const std::string first = firstStep(properties, o.count, o.indirect);
-        if (o.count <= properties.singleDispatchMaxCount) {
+        if (!o.indirect && o.count <= properties.compareSortMaxCount) {
+            std::printf("sort-test: GPU time (median): %s %.3f ms (every pair of keys compared, no passes)\n",
+                        first.c_str(), statsOf(kinds[0]).median);
+        } else if (o.count <= properties.singleDispatchMaxCount) {
             std::printf("sort-test: GPU time (median): %s %.3f ms (all %u passes in one workgroup)\n", first.c_str(),
                         statsOf(kinds[0]).median, where.passCount);
         } else {
@@ -599,10 +604,13 @@ struct Point {
 // The least memory traffic per key that this pipeline's design moves (docs/PERFORMANCE.md, "The
 // floor"): the tile counts read the keys once, then every pass reads and writes keys and values
 // once (an argsort's first pass makes its values instead of reading them); a sort in one dispatch
-// (at most singleDispatchMaxCount keys, never an indirect one) reads them once and writes them once.
-double leastBytesPerKey(VksortKeyType key, VksortValueType value, uint32_t passes, bool singleDispatch) {
+// (at most singleDispatchMaxCount keys, never an indirect one) reads them once and writes them once,
+// and the compare sort (at most compareSortMaxCount keys) as well, then reads and writes them again
+// to copy the result back after an even pass count.
+double leastBytesPerKey(VksortKeyType key, VksortValueType value, uint32_t passes, bool singleDispatch, bool compare) {
     const double kb = vksortKeySize(key), vb = vksortValueSize(value);
     const double valueReads = value == VKSORT_VALUE_TYPE_INDEX ? 0.0 : 1.0;
+    if (compare) return 2 * kb + (valueReads + 1) * vb + (passes % 2 == 0 ? 2 * (kb + vb) : 0.0);
     if (singleDispatch) return 2 * kb + (valueReads + 1) * vb;
     return (2.0 * passes + 1) * kb + (2.0 * passes - (1 - valueReads)) * vb;
 }
@@ -624,9 +632,10 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Which way the sorter sorted `count` keys (VksortSorterProperties): in one dispatch, or by tiles
-// with a scan of their digit counts per pass.
-const char* methodOf(const VksortSorterProperties& sorter, uint32_t count) {
+// Which way the sorter sorted `count` keys (VksortSorterProperties): by comparing every pair, in
+// one dispatch, or by tiles with a scan of their digit counts per pass.
+const char* methodOf(const VksortSorterProperties& sorter, uint32_t count, bool indirect) {
+    if (!indirect && count <= sorter.compareSortMaxCount) return "compare";
     return count <= sorter.singleDispatchMaxCount ? "single" : "scan";
 }
 
@@ -639,9 +648,9 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                  toolutil::jsonEscape(ctx.driverDescription()).c_str(), o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc",
                  toolutil::jsonEscape(hostdata::toString(o.dist)).c_str());
     std::fprintf(f, "  \"workgroup_size\": %u,\n  \"keys_per_thread\": %u,\n  \"tile_size\": %u,\n"
-                 "  \"single_dispatch_max_count\": %u,\n  \"subgroup_size\": %u,\n",
+                 "  \"single_dispatch_max_count\": %u,\n  \"compare_sort_max_count\": %u,\n  \"subgroup_size\": %u,\n",
                  sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
-                 sorter.subgroupSize);
+                 sorter.compareSortMaxCount, sorter.subgroupSize);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"indirect\": %s,\n  \"subgroup_size_control\": %s,\n  \"skip_constant_digits\": %s,\n"
@@ -659,7 +668,7 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"record_us\": %.3f, \"verified\": \"%s\"}%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.capacity, hostdata::toString(o.dist).c_str(),
-                     methodOf(sorter, p.count), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
+                     methodOf(sorter, p.count, o.indirect), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
                      p.kinds[1].median, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.recordUs.median,
@@ -679,7 +688,7 @@ void writeCsv(FILE* f, const std::vector<Point>& points, const Options& o, const
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
                      p.kinds[1].median, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.verified.c_str(), VKSORT_DESCRIBE, sorter.workgroupSize,
-                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count), hostdata::toString(o.dist).c_str());
+                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count, o.indirect), hostdata::toString(o.dist).c_str());
     }
 }
 
@@ -695,12 +704,12 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     vksortGetSorterProperties(sorter, &properties);
 
     std::printf("sort-test --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after "
-                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, subgroup %u | %s\n",
+                "%.1f s warm-up | tile %u (%u x %u), compare sort up to %u, one dispatch up to %u, subgroup %u | %s\n",
                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
                 bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
-                properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
-                properties.subgroupSize, formatsNote(o).c_str());
+                properties.workgroupSize, properties.keysPerThread, properties.compareSortMaxCount,
+                properties.singleDispatchMaxCount, properties.subgroupSize, formatsNote(o).c_str());
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "keys/s", "counts", "reorder", "w/q", "B/key", "cmd B/s", "shd B/s",
                 "floor", "floor%", "cpu ms", "speedup", "ok");
@@ -760,8 +769,8 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.tiles = (count + rig.tileSize() - 1) / rig.tileSize();
                 p.capacity = capacity;
                 uint32_t kb = vksortKeySize(key);
-                p.bytesPerKey = leastBytesPerKey(key, value, p.passes,
-                                                 !o.indirect && count <= properties.singleDispatchMaxCount);
+                p.bytesPerKey = leastBytesPerKey(key, value, p.passes, !o.indirect && count <= properties.singleDispatchMaxCount,
+                                                 !o.indirect && count <= properties.compareSortMaxCount);
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
