@@ -271,12 +271,16 @@ struct Builder {
         }
         // A few thousand keys: the compare sort places every key from the caller's ranges in
         // the scratch copies, and where the passes would leave the result in the caller's
-        // ranges (an even pass count) copies it back.
-        if (!in.indirect && in.count <= in.compareMaxCount) {
+        // ranges (an even pass count) copies it back, a second dispatch behind a barrier. That
+        // barrier would keep consecutive sorts from overlapping on the GPU, as one-dispatch sorts
+        // recorded without barriers between them do: with an even pass count, counts that one
+        // workgroup sorts keep the single-workgroup sort.
+        const bool copyBack = passCount % 2 == 0;
+        if (!in.indirect && in.count <= in.compareMaxCount && (!copyBack || !vksortSingleWorkgroup(in.count, in.singleMaxCount))) {
             Step& sort = add(Kernel::CompareSort, 0, kSetForward);
             sort.constants.flags |= indexFlag;
             sort.grid = gridFor(ceilDiv(in.count, in.compareKeys), in.maxWorkgroupCountX);
-            if (passCount % 2 == 0) {
+            if (copyBack) {
                 sort.barrier = Barrier::Compute;
                 Step& copy = add(Kernel::CompareSort, 0, kSetBackward);
                 copy.constants.flags |= kFlagCopy;

@@ -525,8 +525,11 @@ TEST_CASE("a made-up tuning row sorts every path correctly", "[sort][tuning]") {
 TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, chunks and partial workgroups", "[sort][compare]") {
     // A row whose compare sort is unlike the shipped one's: 16 keys per workgroup of 64
     // invocations and chunks of 256 words (256 32-bit keys, 128 64-bit keys), so that a few
-    // hundred keys take several chunks and a partial last workgroup; up to 700 keys.
+    // hundred keys take several chunks and a partial last workgroup; up to 700 keys, above the
+    // single-workgroup sort's 256 (with an even pass count, it takes only counts above those).
     vksort::TuningRow row = vksort::kTuningTable[1];
+    row.tile = {64, 4};
+    row.single.keysPerThread = 4;
     row.compare = {700, 64, 16, 4};
     vkctx::Context& ctx = vktest::context();
     const VksortKeyType keys[] = {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT32, VKSORT_KEY_TYPE_FLOAT32,
@@ -538,9 +541,10 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     VksortSorter sorter = VK_NULL_HANDLE;
     REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
     REQUIRE(vktest::properties(sorter).compareSortMaxCount == 700);
-    // One key; a workgroup's keys and one more; a 32-bit chunk and one more; the limit and one
-    // past it (the passes).
-    const uint32_t counts[] = {1, 2, 16, 17, 129, 256, 257, 700, 701};
+    REQUIRE(vktest::properties(sorter).singleDispatchMaxCount == 256);
+    // One key; a workgroup's keys and one more; a 32-bit chunk, the single-workgroup sort's limit,
+    // and one more; the limit and one past it (the passes).
+    const uint32_t counts[] = {1, 2, 16, 17, 129, 256, 257, 300, 700, 701};
     // All bits (an even pass count: the result copied back), and ranges of odd pass counts (the
     // result in the scratch buffer), one of them above bit 32 of 64-bit keys.
     const uint32_t ranges[][2] = {{0, 0}, {0, 4}, {3, 15}, {8, 28}, {33, 57}};

@@ -17,10 +17,11 @@
  *   stably by one digit into the other buffer of a ping-pong pair: your keys buffer and a
  *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
  *   their input order, and values move with their keys. What vksortCmdSort records depends on
- *   the count: up to compareSortMaxCount keys (a few thousand), no passes: one dispatch places
- *   each key by counting the keys that go ahead of it (every pair compared), and a second copies
- *   the result back where the passes would have left it; up to singleDispatchMaxCount keys, one
- *   dispatch that runs every pass in one workgroup; otherwise a dispatch that counts the first
+ *   the count: up to singleDispatchMaxCount keys, one dispatch that runs every pass in one
+ *   workgroup; up to compareSortMaxCount keys (a few thousand; with an odd pass count also
+ *   below singleDispatchMaxCount), no passes: one dispatch places each key by counting the keys
+ *   that go ahead of it (every pair compared), and after an even pass count a second copies the
+ *   result back where the passes would have left it; otherwise a dispatch that counts the first
  *   pass's digits per tile, then per pass
  *   a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
  *   and a reorder dispatch that also counts the next pass's digits. No workgroup ever waits for
@@ -219,7 +220,8 @@ typedef enum VksortSorterCreateFlagBits {
      * VksortSortResult says: where an odd number of passes would be left out, one of them runs
      * anyway. The sorter compiles its own variants of the tile-counts, scan and reorder kernels,
      * a few percent slower on keys that vary in every digit (docs/PERFORMANCE.md, "Keys that use
-     * few bits"); sorts of at most singleDispatchMaxCount keys are unchanged. */
+     * few bits"); sorts of at most singleDispatchMaxCount keys, and those the compare sort takes
+     * (compareSortMaxCount), are unchanged. */
     VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT = 0x00000004,
     /* Without this flag vksortCreateSorter compiles its pipelines concurrently: on the calling
      * thread and on up to one helper thread per further pipeline (at most the host's hardware
@@ -367,11 +369,14 @@ typedef struct VksortSorterProperties {
     VksortSorterCreateFlags flags;
     /* vksortCmdSort sorts counts of at most this many keys (the device's tuning row's: 12288 on
      * NVIDIA GPUs with 32-wide subgroups and 48 KiB of shared memory, 2048 elsewhere) by
-     * comparing every pair of keys (the compare sort): one dispatch places each key (and value)
-     * in the scratch buffer's copies, and where the result belongs in your ranges (an even pass
-     * count, see VksortSortResult) a second copies them there. Its work grows with the square of
-     * the count, which is why the limit is low. vksortCmdSortIndirect and vksortCmdSortSegments
-     * never take it. */
+     * comparing every pair of keys (the compare sort), except that with an even pass count (see
+     * VksortSortResult) counts of at most singleDispatchMaxCount keep the single-workgroup sort:
+     * one dispatch places each key (and value) in the scratch buffer's copies, and where the
+     * result belongs in your ranges (an even pass count) a second copies them there, behind a
+     * barrier, which a one-dispatch sort does not have (sorts recorded one after another without
+     * barriers between them, into ranges of their own, may overlap on the GPU). Its work grows
+     * with the square of the count, which is why the limit is low. vksortCmdSortIndirect and
+     * vksortCmdSortSegments never take it. */
     uint32_t compareSortMaxCount;
 } VksortSorterProperties;
 
@@ -580,9 +585,10 @@ VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, V
 
 /* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
  * recording state, outside a render pass, on a queue family with compute support. Nothing is
- * submitted, waited for or allocated. Counts up to compareSortMaxCount (see
- * VksortSorterProperties) take the compare sort (one or two dispatches, see ALGORITHM), then up
- * to singleDispatchMaxCount one workgroup in a single dispatch. See SYNCHRONIZATION
+ * submitted, waited for or allocated. Counts up to singleDispatchMaxCount (see
+ * VksortSorterProperties) sort inside one workgroup in a single dispatch, and up to
+ * compareSortMaxCount by comparing every pair of keys in one or two (see ALGORITHM and
+ * compareSortMaxCount). See SYNCHRONIZATION
  * CONTRACT above for the barriers you own. pResult (optional) receives vksortGetSortResult's
  * answer. Returns VK_SUCCESS, or VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (both or
  * neither of bindings and pBuffers, pBuffers for a sorter created without

@@ -477,12 +477,18 @@ void checkCount(VksortSorter sorter, const Options& o) {
     std::exit(2);
 }
 
+// Whether vksortCmdSort takes the compare sort (VksortSorterProperties::compareSortMaxCount): up to
+// its count, but with an even pass count only above the single-workgroup sort's.
+bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t passes, bool indirect) {
+    return !indirect && count <= p.compareSortMaxCount && (passes % 2 == 1 || count > p.singleDispatchMaxCount);
+}
+
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
 // or the whole sort where it has no passes; an indirect sort's tile counts, which launch the
 // rest, with its one-dispatch sort and any count copy.
-std::string firstStep(const VksortSorterProperties& p, uint32_t count, bool indirect) {
+std::string firstStep(const VksortSorterProperties& p, uint32_t count, uint32_t passes, bool indirect) {
     if (indirect) return "tile counts and one-dispatch sort";
-    if (count <= p.compareSortMaxCount) return "compare sort";
+    if (comparesPairs(p, count, passes, indirect)) return "compare sort";
     return count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
 }
 
@@ -565,8 +571,8 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         VksortSorterProperties properties{};
         vksortGetSorterProperties(sorter, &properties);
         const uint32_t tiles = (o.count + rig.tileSize() - 1) / rig.tileSize();
-        const std::string first = firstStep(properties, o.count, o.indirect);
-        if (!o.indirect && o.count <= properties.compareSortMaxCount) {
+        const std::string first = firstStep(properties, o.count, where.passCount, o.indirect);
+        if (comparesPairs(properties, o.count, where.passCount, o.indirect)) {
             std::printf("sort-test: GPU time (median): %s %.3f ms (every pair of keys compared, no passes)\n",
                         first.c_str(), statsOf(kinds[0]).median);
         } else if (o.count <= properties.singleDispatchMaxCount) {
@@ -634,8 +640,8 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
 
 // Which way the sorter sorted `count` keys (VksortSorterProperties): by comparing every pair, in
 // one dispatch, or by tiles with a scan of their digit counts per pass.
-const char* methodOf(const VksortSorterProperties& sorter, uint32_t count, bool indirect) {
-    if (!indirect && count <= sorter.compareSortMaxCount) return "compare";
+const char* methodOf(const VksortSorterProperties& sorter, uint32_t count, uint32_t passes, bool indirect) {
+    if (comparesPairs(sorter, count, passes, indirect)) return "compare";
     return count <= sorter.singleDispatchMaxCount ? "single" : "scan";
 }
 
@@ -668,7 +674,7 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"record_us\": %.3f, \"verified\": \"%s\"}%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.capacity, hostdata::toString(o.dist).c_str(),
-                     methodOf(sorter, p.count, o.indirect), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
+                     methodOf(sorter, p.count, p.passes, o.indirect), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
                      p.kinds[1].median, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.recordUs.median,
@@ -688,7 +694,7 @@ void writeCsv(FILE* f, const std::vector<Point>& points, const Options& o, const
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
                      p.kinds[1].median, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.verified.c_str(), VKSORT_DESCRIBE, sorter.workgroupSize,
-                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count, o.indirect), hostdata::toString(o.dist).c_str());
+                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count, p.passes, o.indirect), hostdata::toString(o.dist).c_str());
     }
 }
 
@@ -704,12 +710,12 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     vksortGetSorterProperties(sorter, &properties);
 
     std::printf("sort-test --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after "
-                "%.1f s warm-up | tile %u (%u x %u), compare sort up to %u, one dispatch up to %u, subgroup %u | %s\n",
+                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, compare sort up to %u, subgroup %u | %s\n",
                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
                 bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
-                properties.workgroupSize, properties.keysPerThread, properties.compareSortMaxCount,
-                properties.singleDispatchMaxCount, properties.subgroupSize, formatsNote(o).c_str());
+                properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
+                properties.compareSortMaxCount, properties.subgroupSize, formatsNote(o).c_str());
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "keys/s", "counts", "reorder", "w/q", "B/key", "cmd B/s", "shd B/s",
                 "floor", "floor%", "cpu ms", "speedup", "ok");
@@ -770,7 +776,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.capacity = capacity;
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes, !o.indirect && count <= properties.singleDispatchMaxCount,
-                                                 !o.indirect && count <= properties.compareSortMaxCount);
+                                                 comparesPairs(properties, count, p.passes, o.indirect));
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
