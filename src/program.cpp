@@ -274,9 +274,12 @@ struct Builder {
         // ranges (an even pass count) copies it back, a second dispatch behind a barrier. That
         // barrier would keep consecutive sorts from overlapping on the GPU, as one-dispatch sorts
         // recorded without barriers between them do: with an even pass count, counts that one
-        // workgroup sorts keep the single-workgroup sort.
+        // workgroup sorts keep the single-workgroup sort. Its cost does not depend on the passes
+        // it replaces: a bit range of fewer passes than the key's takes it up to that share of
+        // the limit.
         const bool copyBack = passCount % 2 == 0;
-        if (!in.indirect && in.count <= in.compareMaxCount && (!copyBack || !vksortSingleWorkgroup(in.count, in.singleMaxCount))) {
+        const uint64_t compareMax = uint64_t(in.compareMaxCount) * std::min(passCount, in.keyPasses) / std::max(1u, in.keyPasses);
+        if (!in.indirect && in.count <= compareMax && (!copyBack || !vksortSingleWorkgroup(in.count, in.singleMaxCount))) {
             Step& sort = add(Kernel::CompareSort, 0, kSetForward);
             sort.constants.flags |= indexFlag;
             sort.grid = gridFor(ceilDiv(in.count, in.compareKeys), in.maxWorkgroupCountX);

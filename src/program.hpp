@@ -76,9 +76,11 @@ struct SegmentsInput {
 struct ProgramInput {
     TileConfig tile;             // the tile-counts and reorder tile
     uint32_t singleMaxCount = 0; // counts up to this sort in one workgroup
-    // Direct counts up to compareMaxCount take the compare sort: workgroups of
-    // compareWorkgroupSize invocations, each placing compareKeys keys.
+    // Direct counts up to compareMaxCount take the compare sort (over fewer passes than the key's
+    // keyPasses, up to that share of it): workgroups of compareWorkgroupSize invocations, each
+    // placing compareKeys keys.
     uint32_t compareMaxCount = 0;
+    uint32_t keyPasses = 8;
     uint32_t compareWorkgroupSize = 0;
     uint32_t compareKeys = 0;
     uint32_t tinyMaxCount = 0;   // a segmented sort's segments up to this take an invocation per key

@@ -16,6 +16,7 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
     in.tile = sorter.tile;
     in.singleMaxCount = sorter.singleTiles[0].tileSize();
     in.compareMaxCount = sorter.compareMaxCount;
+    in.keyPasses = vksortKeySize(bindings.keyType) * 8u / kDigitBits;
     in.compareWorkgroupSize = sorter.compareWorkgroupSize;
     in.compareKeys = sorter.compareKeys;
     in.tinyMaxCount = sorter.tinyMaxCount;

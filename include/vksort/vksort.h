@@ -18,8 +18,8 @@
  *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
  *   their input order, and values move with their keys. What vksortCmdSort records depends on
  *   the count: up to singleDispatchMaxCount keys, one dispatch that runs every pass in one
- *   workgroup; up to compareSortMaxCount keys (a few thousand; with an odd pass count also
- *   below singleDispatchMaxCount), no passes: one dispatch places each key by counting the keys
+ *   workgroup; up to compareSortMaxCount keys (a few thousand, fewer for a bit range of fewer
+ *   passes; with an odd pass count also below singleDispatchMaxCount), no passes: one dispatch places each key by counting the keys
  *   that go ahead of it (every pair compared), and after an even pass count a second copies the
  *   result back where the passes would have left it; otherwise a dispatch that counts the first
  *   pass's digits per tile, then per pass
@@ -369,8 +369,10 @@ typedef struct VksortSorterProperties {
     VksortSorterCreateFlags flags;
     /* vksortCmdSort sorts counts of at most this many keys (the device's tuning row's: 12288 on
      * NVIDIA GPUs with 32-wide subgroups and 48 KiB of shared memory, 2048 elsewhere) by
-     * comparing every pair of keys (the compare sort), except that with an even pass count (see
-     * VksortSortResult) counts of at most singleDispatchMaxCount keep the single-workgroup sort:
+     * comparing every pair of keys (the compare sort); a bit range of P passes, of the key's K
+     * (8 for 32-bit keys, 16 for 64-bit), up to P / K of it, since that sort's cost does not
+     * shrink with the passes; and with an even pass count (see VksortSortResult) counts of at
+     * most singleDispatchMaxCount keep the single-workgroup sort:
      * one dispatch places each key (and value) in the scratch buffer's copies, and where the
      * result belongs in your ranges (an even pass count) a second copies them there, behind a
      * barrier, which a one-dispatch sort does not have (sorts recorded one after another without

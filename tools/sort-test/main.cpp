@@ -478,17 +478,20 @@ void checkCount(VksortSorter sorter, const Options& o) {
 }
 
 // Whether vksortCmdSort takes the compare sort (VksortSorterProperties::compareSortMaxCount): up to
-// its count, but with an even pass count only above the single-workgroup sort's.
-bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t passes, bool indirect) {
-    return !indirect && count <= p.compareSortMaxCount && (passes % 2 == 1 || count > p.singleDispatchMaxCount);
+// its count (scaled by the passes out of the key's), but with an even pass count only above the
+// single-workgroup sort's.
+bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
+    const uint32_t keyPasses = vksortKeySize(key) * 2u;
+    const uint64_t limit = uint64_t(p.compareSortMaxCount) * std::min(passes, keyPasses) / keyPasses;
+    return !indirect && count <= limit && (passes % 2 == 1 || count > p.singleDispatchMaxCount);
 }
 
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
 // or the whole sort where it has no passes; an indirect sort's tile counts, which launch the
 // rest, with its one-dispatch sort and any count copy.
-std::string firstStep(const VksortSorterProperties& p, uint32_t count, uint32_t passes, bool indirect) {
+std::string firstStep(const VksortSorterProperties& p, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
     if (indirect) return "tile counts and one-dispatch sort";
-    if (comparesPairs(p, count, passes, indirect)) return "compare sort";
+    if (comparesPairs(p, count, passes, key, indirect)) return "compare sort";
     return count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
 }
 
@@ -571,8 +574,8 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         VksortSorterProperties properties{};
         vksortGetSorterProperties(sorter, &properties);
         const uint32_t tiles = (o.count + rig.tileSize() - 1) / rig.tileSize();
-        const std::string first = firstStep(properties, o.count, where.passCount, o.indirect);
-        if (comparesPairs(properties, o.count, where.passCount, o.indirect)) {
+        const std::string first = firstStep(properties, o.count, where.passCount, o.keyType, o.indirect);
+        if (comparesPairs(properties, o.count, where.passCount, o.keyType, o.indirect)) {
             std::printf("sort-test: GPU time (median): %s %.3f ms (every pair of keys compared, no passes)\n",
                         first.c_str(), statsOf(kinds[0]).median);
         } else if (o.count <= properties.singleDispatchMaxCount) {
@@ -640,8 +643,8 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
 
 // Which way the sorter sorted `count` keys (VksortSorterProperties): by comparing every pair, in
 // one dispatch, or by tiles with a scan of their digit counts per pass.
-const char* methodOf(const VksortSorterProperties& sorter, uint32_t count, uint32_t passes, bool indirect) {
-    if (comparesPairs(sorter, count, passes, indirect)) return "compare";
+const char* methodOf(const VksortSorterProperties& sorter, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
+    if (comparesPairs(sorter, count, passes, key, indirect)) return "compare";
     return count <= sorter.singleDispatchMaxCount ? "single" : "scan";
 }
 
@@ -674,7 +677,7 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"record_us\": %.3f, \"verified\": \"%s\"}%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.capacity, hostdata::toString(o.dist).c_str(),
-                     methodOf(sorter, p.count, p.passes, o.indirect), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
+                     methodOf(sorter, p.count, p.passes, p.key, o.indirect), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
                      p.kinds[1].median, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.recordUs.median,
@@ -694,7 +697,7 @@ void writeCsv(FILE* f, const std::vector<Point>& points, const Options& o, const
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
                      p.kinds[1].median, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.verified.c_str(), VKSORT_DESCRIBE, sorter.workgroupSize,
-                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count, p.passes, o.indirect), hostdata::toString(o.dist).c_str());
+                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count, p.passes, p.key, o.indirect), hostdata::toString(o.dist).c_str());
     }
 }
 
@@ -776,7 +779,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.capacity = capacity;
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes, !o.indirect && count <= properties.singleDispatchMaxCount,
-                                                 comparesPairs(properties, count, p.passes, o.indirect));
+                                                 comparesPairs(properties, count, p.passes, key, o.indirect));
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
