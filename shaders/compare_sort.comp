@@ -3,8 +3,8 @@
 // A direct sort of a few thousand keys by comparing every pair: a key's place is the number of
 // keys that go ahead of it (smaller in the sorted bits, or equal and earlier, which keeps equal
 // keys in input order), as the tiny segments find theirs (segment_tiny.comp) but over the whole
-// array. Workgroup w places keys [w * COMPARE_KEYS, ...): its invocations split every chunk of the
-// keys between them, part p of the chunk to invocations [p * COMPARE_KEYS, (p + 1) * COMPARE_KEYS),
+// array. Workgroup w places keys [w * WORKGROUP_KEYS, ...): its invocations split every chunk of the
+// keys between them, part p of the chunk to invocations [p * WORKGROUP_KEYS, (p + 1) * WORKGROUP_KEYS),
 // one key each, and add up their parts' counts. No workgroup waits for another and there are no
 // passes: the comparisons grow with the square of the count, so the host takes this kernel only
 // up to the tuning row's limit (src/program.cpp), where they cost less than the passes' dependent
@@ -12,21 +12,22 @@
 //
 // The keys go to the other buffer of the ping-pong pair (the output binding, never the input):
 // where the passes would leave the result in the caller's ranges, a second dispatch of this
-// kernel (kFlagCopy) copies it back.
+// kernel (kFlagCopyBack) copies it back.
 
 #include "common.glsl"
 #include "tile.glsl"
 
 // Keys each workgroup places: a divisor of the workgroup size (the host's).
-layout(constant_id = kSpecCompareKeys) const uint COMPARE_KEYS = 32;
-const uint PARTS = gl_WorkGroupSize.x / COMPARE_KEYS;
+layout(constant_id = kSpecCompareWorkgroupKeys) const uint WORKGROUP_KEYS = 32;
+const uint PARTS = gl_WorkGroupSize.x / WORKGROUP_KEYS;
 
 // A chunk of the keys as sorted bits, TILE_SIZE words (KEYS_PER_THREAD words per invocation, a
 // multiple of 4): four 32-bit keys per vector, or two 64-bit keys (low word, high word).
 const uint CHUNK_VECTORS = TILE_SIZE / 4u;
 const uint CHUNK_KEYS = CHUNK_VECTORS * KEYS_PER_VECTOR;
 shared uvec4 s_chunk[CHUNK_VECTORS];
-// Per key of the workgroup: its place, summed over the parts.
+// Per key of the workgroup: its place, summed over the parts (sized per invocation, so that the
+// host's mirror needs only the workgroup: src/plan.cpp).
 shared uint s_place[gl_WorkGroupSize.x];
 
 layout(set = 0, binding = kBindingKeysIn, std430) restrict readonly buffer KeysInVectors { uvec4 keysInVectors[]; };
@@ -94,7 +95,7 @@ uint aheadIn(uint first, uint end, uvec2 mine, bool earlier) {
 // the vectors that hold keys of the count.
 uint aheadInPart(uint base, uint count, uint k, uvec2 mine) {
     uint held = vksortCeilDiv(min(count - base, CHUNK_KEYS), KEYS_PER_VECTOR);
-    uint vectors = vksortCeilDiv(held, PARTS), part = gl_LocalInvocationIndex / COMPARE_KEYS;
+    uint vectors = vksortCeilDiv(held, PARTS), part = gl_LocalInvocationIndex / WORKGROUP_KEYS;
     uint first = min(part * vectors, held), end = min(first + vectors, held);
     // The vectors of the part wholly before key k, and the one that holds it (end if none does).
     uint own = k < base ? 0u : min((k - base) / KEYS_PER_VECTOR, CHUNK_VECTORS);
@@ -118,13 +119,13 @@ void copyResult(uint count) {
 
 void main() {
     uint count = pc.count;
-    if ((pc.flags & kFlagCopy) != 0u) {
+    if ((pc.flags & kFlagCopyBack) != 0u) {
         copyResult(count);
         return;
     }
     DigitMap map = digitMap(pc.shift, pc.endBit);
-    uint slot = gl_LocalInvocationIndex % COMPARE_KEYS;
-    uint k = flatWorkgroupIndex() * COMPARE_KEYS + slot;
+    uint slot = gl_LocalInvocationIndex % WORKGROUP_KEYS;
+    uint k = flatWorkgroupIndex() * WORKGROUP_KEYS + slot;
     bool mine = k < count;
     Key key = mine ? keysIn[k] : Key(0u);
     uvec2 bits = sortedBits(key, map, pc.endBit);
@@ -138,7 +139,7 @@ void main() {
     }
     if (mine) atomicAdd(s_place[slot], ahead);
     barrier();
-    if (mine && gl_LocalInvocationIndex < COMPARE_KEYS) {
+    if (mine && gl_LocalInvocationIndex < WORKGROUP_KEYS) {
         uint place = s_place[slot];
         keysOut[place] = key;
         storeValue(place, valueAt(k, (pc.flags & kFlagIndexValues) != 0u));

@@ -80,7 +80,7 @@ VKSORT_CONST kSpecWholeTileCopies = 8u; /* whole tiles take per-key loops withou
 VKSORT_CONST kSpecEarlyValues = 9u;     /* the reorder loads values before the keys' exchange (scatter.glsl) */
 VKSORT_CONST kSpecLastPassEarly = 10u;  /* the reorder tests for the last pass before its loads (passes.glsl) */
 VKSORT_CONST kSpecInlineScanLoads = 11u; /* loads in flight per invocation in the inline scan (reorder.comp) */
-VKSORT_CONST kSpecCompareKeys = 12u;    /* keys each workgroup of the compare sort places (compare_sort.comp) */
+VKSORT_CONST kSpecCompareWorkgroupKeys = 12u; /* keys each workgroup of the compare sort places (compare_sort.comp) */
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */
 /* Bits 0-1: how the key's bits map to an order-preserving unsigned integer. */
@@ -107,7 +107,7 @@ VKSORT_CONST kFlagClassifyPlaces = 512u;
 VKSORT_CONST kFlagSegmentCountIn = 1024u;
 /* The compare sort's second dispatch (compare_sort.comp): it copies the result back into the
  * caller's ranges. */
-VKSORT_CONST kFlagCopy = 2048u;
+VKSORT_CONST kFlagCopyBack = 2048u;
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them

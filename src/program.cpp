@@ -269,24 +269,20 @@ struct Builder {
             buildSegments(singleSet, indexFlag);
             return;
         }
-        // A few thousand keys: the compare sort places every key from the caller's ranges in
-        // the scratch copies, and where the passes would leave the result in the caller's
-        // ranges (an even pass count) copies it back, a second dispatch behind a barrier. That
-        // barrier would keep consecutive sorts from overlapping on the GPU, as one-dispatch sorts
-        // recorded without barriers between them do: with an even pass count, counts that one
-        // workgroup sorts keep the single-workgroup sort. Its cost does not depend on the passes
-        // it replaces: a bit range of fewer passes than the key's takes it up to that share of
-        // the limit.
-        const bool copyBack = passCount % 2 == 0;
-        const uint64_t compareMax = uint64_t(in.compareMaxCount) * std::min(passCount, in.keyPasses) / std::max(1u, in.keyPasses);
-        if (!in.indirect && in.count <= compareMax && (!copyBack || !vksortSingleWorkgroup(in.count, in.singleMaxCount))) {
+        // A few thousand keys (the rule, and why, in the public header: compareSortMaxCount): the
+        // compare sort places every key from the caller's ranges in the scratch copies, and
+        // where the passes would leave the result in the caller's ranges (an even pass count)
+        // copies it back.
+        VksortSorterProperties limits{};
+        limits.singleDispatchMaxCount = in.singleMaxCount;
+        limits.compareSortMaxCount = in.compareMaxCount;
+        if (!in.indirect && vksortTakesCompareSort(&limits, in.keyType, passCount, in.count)) {
             Step& sort = add(Kernel::CompareSort, 0, kSetForward);
             sort.constants.flags |= indexFlag;
-            sort.grid = gridFor(ceilDiv(in.count, in.compareKeys), in.maxWorkgroupCountX);
-            if (copyBack) {
-                sort.barrier = Barrier::Compute;
+            sort.grid = gridFor(ceilDiv(in.count, in.compareWorkgroupKeys), in.maxWorkgroupCountX);
+            if (passCount % 2 == 0) {
                 Step& copy = add(Kernel::CompareSort, 0, kSetBackward);
-                copy.constants.flags |= kFlagCopy;
+                copy.constants.flags |= kFlagCopyBack;
                 copy.grid = gridFor(ceilDiv(in.count, in.compareWorkgroupSize), in.maxWorkgroupCountX);
             }
             out.steps[out.stepCount - 1].barrier = Barrier::None;

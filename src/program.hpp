@@ -76,13 +76,12 @@ struct SegmentsInput {
 struct ProgramInput {
     TileConfig tile;             // the tile-counts and reorder tile
     uint32_t singleMaxCount = 0; // counts up to this sort in one workgroup
-    // Direct counts up to compareMaxCount take the compare sort (over fewer passes than the key's
-    // keyPasses, up to that share of it): workgroups of compareWorkgroupSize invocations, each
-    // placing compareKeys keys.
+    // The compare sort (vksortTakesCompareSort, with compareMaxCount for compareSortMaxCount):
+    // workgroups of compareWorkgroupSize invocations, each placing compareWorkgroupKeys keys.
     uint32_t compareMaxCount = 0;
-    uint32_t keyPasses = 8;
+    VksortKeyType keyType = VKSORT_KEY_TYPE_UINT32;
     uint32_t compareWorkgroupSize = 0;
-    uint32_t compareKeys = 0;
+    uint32_t compareWorkgroupKeys = 0;
     uint32_t tinyMaxCount = 0;   // a segmented sort's segments up to this take an invocation per key
     uint32_t shortMaxCount = 0;  // and up to this the short segments' tile
     uint32_t maxWorkgroupCountX = 0;

@@ -16,9 +16,9 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
     in.tile = sorter.tile;
     in.singleMaxCount = sorter.singleTiles[0].tileSize();
     in.compareMaxCount = sorter.compareMaxCount;
-    in.keyPasses = vksortKeySize(bindings.keyType) * 8u / kDigitBits;
+    in.keyType = bindings.keyType;
     in.compareWorkgroupSize = sorter.compareWorkgroupSize;
-    in.compareKeys = sorter.compareKeys;
+    in.compareWorkgroupKeys = sorter.compareWorkgroupKeys;
     in.tinyMaxCount = sorter.tinyMaxCount;
     in.shortMaxCount = sorter.shortMaxCount;
     in.maxWorkgroupCountX = sorter.deviceInfo.facts.maxWorkgroupCount[0];

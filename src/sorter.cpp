@@ -154,7 +154,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     options.scanTile = chooseScanTileConfig(device.facts, row, tile, control);
     options.tinyTile = chooseTinyTileConfig(device.facts, row, tile, control);
     options.shortTile = chooseShortTileConfig(device.facts, row, tile, control);
-    options.compareTile = chooseCompareTileConfig(device.facts, row, tile, control, &options.compareKeys);
+    options.compareTile = chooseCompareTileConfig(device.facts, row, tile, control, &options.compareWorkgroupKeys);
     options.scan = chooseScanConfig(row);
     options.reorder = row.reorder;
     options.singleWholeTileCopies = row.single.wholeTileCopies;
@@ -191,7 +191,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     sorter->scan = options.scan;
     sorter->compareMaxCount = row.compare.maxCount;
     sorter->compareWorkgroupSize = options.compareTile.workgroupSize;
-    sorter->compareKeys = options.compareKeys;
+    sorter->compareWorkgroupKeys = options.compareWorkgroupKeys;
     sorter->tinyMaxCount = options.tinyTile.workgroupSize;
     sorter->shortMaxCount = options.shortTile.tileSize();
     sorter->segmentLaunchThreads = row.segments.launchThreads;

@@ -134,7 +134,7 @@ TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& r
         else c.workgroupSize /= 2;
     }
     applySubgroupRules(device, control, &c);
-    *keys = std::max(1u, std::min(row.compare.keys, c.workgroupSize));
+    *keys = std::max(1u, std::min(row.compare.workgroupKeys, c.workgroupSize));
     while (c.workgroupSize % *keys != 0) --*keys;
     return c;
 }

@@ -51,13 +51,13 @@ struct TuningRow {
         bool wholeTileCopies = false;
     } single;
     // Direct sorts of up to maxCount keys compare every pair instead (shaders/compare_sort.comp;
-    // a bit range of fewer passes than the key's up to that share of maxCount, src/program.cpp):
-    // workgroups of workgroupSize invocations that each place `keys` keys, over chunks of
+    // which sorts take it: vksortTakesCompareSort in the public header):
+    // workgroups of workgroupSize invocations that each place workgroupKeys keys, over chunks of
     // workgroupSize * wordsPerThread words of keys in shared memory (halved until they fit).
     struct Compare {
         uint32_t maxCount = 0;
         uint32_t workgroupSize = 0;
-        uint32_t keys = 0;
+        uint32_t workgroupKeys = 0;
         uint32_t wordsPerThread = 0;
     } compare;
     // Sorts of up to inlineMaxTiles tiles have no scan step: each reorder sums the counts of all
@@ -123,7 +123,7 @@ constexpr TuningRow nvidiaRow() {
     // 0.0259 ms against 0.0250 for the passes, hence the share.
     r.compare.maxCount = 12288;
     r.compare.workgroupSize = 512;
-    r.compare.keys = 32;
+    r.compare.workgroupKeys = 32;
     r.compare.wordsPerThread = 8;
     // The inline scan beat a scan step up to 1024 tiles and lost from 1536.
     r.scan.inlineMaxTiles = 1024;

@@ -234,7 +234,7 @@ TEST_CASE("constant digits: what a skipping sort records, pipeline by pipeline",
     const VkDescriptorSet deciding = rig.bindings()->sets[vksort::kSetVariant];
     vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
     for (bool indirect : {false, true}) {
-        // (Past the compare sort's counts, which no pass has: 7 tiles more.)
+        // (7 tiles more than the compare sort takes, which runs no passes.)
         for (uint32_t count : {sorter->compareMaxCount + 7 * tile + 3, (inlineMax + 20) * tile}) {
             const bool inlineScan = count <= inlineMax * tile;
             INFO((indirect ? "indirect, " : "") << "count " << count << (inlineScan ? ", inline scan" : ", scan steps"));

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "kernels.hpp"
+#include "objects.hpp"
 #include "support.hpp"
+#include "tuning.hpp"
 
 namespace {
 
@@ -309,6 +311,25 @@ TEST_CASE("debug labels: named pipelines, a label around the sort and each group
         want.insert(want.end(), passes.begin(), passes.end());
         want.push_back("-");
         CHECK(debuglog::labels(first) == want);
+    }
+    // The compare sort and its copy back: 4500 keys on a row that takes them through it.
+    {
+    vksort::TuningRow row = vksort::kTuningTable[1];
+    row.compare.maxCount = 5000;
+    VksortSorter compared = VK_NULL_HANDLE;
+    REQUIRE(vksort::createSorter(&info, &row, &compared) == VK_SUCCESS);
+    {
+    vktest::BindingsRig compareRig(ctx, compared, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, 4500);
+    compareRig.load(hostdata::generate(VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, 4500, hostdata::Distribution{}, 4));
+    VksortSortInfo small{};
+    small.bindings = compareRig.bindings();
+    small.count = 4500;
+    const size_t first = debuglog::calls.size();
+    ctx.submitAndWait([&](VkCommandBuffer cmd) { REQUIRE(vksortCmdSort(cmd, compared, &small, nullptr) == VK_SUCCESS); });
+    CHECK(debuglog::labels(first) == std::vector<std::string>{"+vksort: sort of f32 keys with u32 values",
+                                                               "+vksort: compare sort", "-", "+vksort: result copy", "-", "-"});
+    }
+    vksortDestroySorter(compared);
     }
     // The sorter without the flag records none.
     const size_t before = debuglog::calls.size();

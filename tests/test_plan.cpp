@@ -259,14 +259,14 @@ TEST_CASE("tuning rows: the compare sort's workgroup, chunk and keys fit every d
                 row.compare = shape;
                 c = chooseCompareTileConfig(device, row, main, SubgroupControl{}, &keys);
                 INFO("limit " << limit << ", shared " << shared << ", row " << shape.workgroupSize << " x "
-                              << shape.wordsPerThread << ", " << shape.keys << " keys");
+                              << shape.wordsPerThread << ", " << shape.workgroupKeys << " keys");
                 CHECK(isPowerOfTwo(c.workgroupSize));
                 CHECK(c.workgroupSize <= std::max(1u, std::min(limit, shape.workgroupSize)));
                 if (shared >= 16384) CHECK(c.workgroupSize * 2 > std::min(limit, shape.workgroupSize));
                 CHECK(c.keysPerThread % 4 == 0);
                 CHECK(keys >= 1);
                 CHECK(c.workgroupSize % keys == 0);
-                CHECK(keys <= std::max(1u, shape.keys));
+                CHECK(keys <= std::max(1u, shape.workgroupKeys));
                 CHECK(compareSortSharedMemoryBytes(c) <= shared);
             }
         }

@@ -15,7 +15,7 @@ namespace {
 
 ProgramInput input(uint32_t count, uint32_t beginBit, uint32_t endBit, uint32_t keyBits = 32) {
     ProgramInput in;
-    in.keyPasses = keyBits / kDigitBits;
+    in.keyType = keyBits == 64 ? VKSORT_KEY_TYPE_UINT64 : VKSORT_KEY_TYPE_UINT32;
     in.scan = ScanConfig{1024, 3072, 256, 16};
     in.tile.workgroupSize = 256;
     in.tile.keysPerThread = 8;
@@ -154,7 +154,7 @@ TEST_CASE("program: a direct sort of at most compareMaxCount keys compares every
                     ProgramInput in = input(count, 0, end, keyBits);
                     in.compareMaxCount = 5000;
                     in.compareWorkgroupSize = 512;
-                    in.compareKeys = 32;
+                    in.compareWorkgroupKeys = 32;
                     in.indexValues = index;
                     const Program p = build(in);
                     INFO(keyBits << "-bit keys, bits 0:" << end << ", count " << count << (index ? ", argsort" : ""));
@@ -183,7 +183,7 @@ TEST_CASE("program: a direct sort of at most compareMaxCount keys compares every
                     CHECK(sort.constants.count == count);
                     CHECK(sort.constants.shift == 0);
                     CHECK(sort.constants.endBit == end);
-                    CHECK((sort.constants.flags & kFlagCopy) == 0);
+                    CHECK((sort.constants.flags & kFlagCopyBack) == 0);
                     CHECK(((sort.constants.flags & kFlagIndexValues) != 0) == index);
                     CHECK(sort.barrier == (copyBack ? Barrier::Compute : Barrier::None));
                     if (!copyBack) continue;
@@ -194,7 +194,7 @@ TEST_CASE("program: a direct sort of at most compareMaxCount keys compares every
                     CHECK(copy.set == kSetBackward);
                     CHECK((copy.grid.x == ceilDiv(count, 512) && copy.grid.y == 1));
                     CHECK(copy.constants.count == count);
-                    CHECK((copy.constants.flags & (kFlagCopy | kFlagIndexValues)) == kFlagCopy);
+                    CHECK((copy.constants.flags & (kFlagCopyBack | kFlagIndexValues)) == kFlagCopyBack);
                     CHECK(copy.barrier == Barrier::None);
                 }
             }
@@ -204,7 +204,7 @@ TEST_CASE("program: a direct sort of at most compareMaxCount keys compares every
     ProgramInput indirect = input(1000, 0, 32);
     indirect.compareMaxCount = 5000;
     indirect.compareWorkgroupSize = 512;
-    indirect.compareKeys = 32;
+    indirect.compareWorkgroupKeys = 32;
     indirect.indirect = true;
     CHECK(countKernel(build(indirect), Kernel::CompareSort) == 0);
     ProgramInput empty = indirect;

@@ -547,7 +547,7 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     const uint32_t counts[] = {1, 2, 16, 17, 129, 256, 257, 300, 700, 701};
     // All bits (an even pass count: the result copied back), and ranges of odd pass counts (the
     // result in the scratch buffer), one of them above bit 32 of 64-bit keys.
-    const uint32_t ranges[][2] = {{0, 0}, {0, 4}, {3, 15}, {8, 28}, {33, 57}};
+    const uint32_t ranges[][2] = {{0, 0}, {0, 4}, {3, 15}, {8, 28}, {33, 61}};
     uint32_t n = 0;
     for (uint32_t count : counts) {
         for (const auto& range : ranges) {

@@ -17,13 +17,12 @@
  *   stably by one digit into the other buffer of a ping-pong pair: your keys buffer and a
  *   same-sized region of the scratch buffer. The sort is stable: keys that compare equal keep
  *   their input order, and values move with their keys. What vksortCmdSort records depends on
- *   the count: up to singleDispatchMaxCount keys, one dispatch that runs every pass in one
- *   workgroup; up to compareSortMaxCount keys (a few thousand, fewer for a bit range of fewer
- *   passes; with an odd pass count also below singleDispatchMaxCount), no passes: one dispatch places each key by counting the keys
- *   that go ahead of it (every pair compared), and after an even pass count a second copies the
- *   result back where the passes would have left it; otherwise a dispatch that counts the first
- *   pass's digits per tile, then per pass
- *   a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
+ *   the count: a few thousand keys may take no passes (the compare sort, see
+ *   compareSortMaxCount in VksortSorterProperties): one dispatch places each key by counting
+ *   the keys that go ahead of it (every pair compared), and after an even pass count a second
+ *   copies the result back where the passes would have left it; other counts up to
+ *   singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup; otherwise a dispatch that counts the first pass's
+ *   digits per tile, then per pass a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
  *   and a reorder dispatch that also counts the next pass's digits. No workgroup ever waits for
  *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records both
  *   paths and lets the count read on the GPU launch one of them. A sorter created with
@@ -347,8 +346,9 @@ typedef struct VksortSorterProperties {
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
     uint32_t tileSize;
     /* Sorts of at most this many keys run every pass inside one workgroup (the single-workgroup
-     * sort): one dispatch in a vksortCmdSort of more than compareSortMaxCount keys (below);
-     * vksortCmdSortIndirect records the tile counts, which read the count and launch it, before
+     * sort): one dispatch in a vksortCmdSort that the compare sort does not take (see
+     * compareSortMaxCount and vksortTakesCompareSort); vksortCmdSortIndirect records the tile
+     * counts, which read the count and launch it, before
      * it, after a count copy without push descriptors, and with bindings of at most this
      * capacity nothing after it. */
     uint32_t singleDispatchMaxCount;
@@ -367,22 +367,33 @@ typedef struct VksortSorterProperties {
     uint32_t maxCount64;
     /* The flags the sorter was created with (VksortSorterCreateInfo::flags). */
     VksortSorterCreateFlags flags;
-    /* vksortCmdSort sorts counts of at most this many keys (the device's tuning row's: 12288 on
-     * NVIDIA GPUs with 32-wide subgroups and 48 KiB of shared memory, 2048 elsewhere) by
-     * comparing every pair of keys (the compare sort); a bit range of P passes, of the key's K
-     * (8 for 32-bit keys, 16 for 64-bit), up to P / K of it, since that sort's cost does not
-     * shrink with the passes; and with an even pass count (see VksortSortResult) counts of at
-     * most singleDispatchMaxCount keep the single-workgroup sort:
-     * one dispatch places each key (and value) in the scratch buffer's copies, and where the
-     * result belongs in your ranges (an even pass count) a second copies them there, behind a
-     * barrier, which a one-dispatch sort does not have (sorts recorded one after another without
-     * barriers between them, into ranges of their own, may overlap on the GPU). Its work grows
-     * with the square of the count, which is why the limit is low. vksortCmdSortIndirect and
-     * vksortCmdSortSegments never take it. */
+    /* The compare sort's limit: the device's tuning row's (12288 on NVIDIA GPUs with 32-wide
+     * subgroups and at least 48 KiB of shared memory; 2048 elsewhere, below
+     * singleDispatchMaxCount there, so that only bit ranges of an odd pass count take it). A
+     * vksortCmdSort of `count` keys over P passes, of the key's K (8 for 32-bit keys, 16 for
+     * 64-bit), compares every pair of keys instead of running passes where count <=
+     * compareSortMaxCount * P / K (its cost does not shrink with the passes) and, for an even P,
+     * count > singleDispatchMaxCount (vksortTakesCompareSort). One dispatch places each key (and
+     * value) in the scratch buffer's copies; where the result belongs in your ranges (an even P,
+     * see VksortSortResult) a second copies it there, behind a barrier. A one-dispatch sort has
+     * none, so that sorts recorded one after another without barriers between them, into ranges
+     * of their own, may overlap on the GPU: hence the single-workgroup sort for the smaller
+     * counts of an even P. Its work grows with the square of the count, hence the low limit.
+     * vksortCmdSortIndirect and vksortCmdSortSegments never take it. */
     uint32_t compareSortMaxCount;
 } VksortSorterProperties;
 
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
+
+/* Whether vksortCmdSort of `count` keys of `keyType` over `passCount` passes
+ * (VksortSortResult::passCount) takes the compare sort on a sorter with these properties: the
+ * rule under compareSortMaxCount, which the library applies through this function. */
+static inline VkBool32 vksortTakesCompareSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
+                                              uint32_t passCount, uint32_t count) {
+    const uint32_t keyPasses = vksortKeySize(keyType) * 2u;
+    const uint64_t limit = (uint64_t)pProperties->compareSortMaxCount * passCount / keyPasses;
+    return count <= limit && (passCount % 2u == 1u || count > pProperties->singleDispatchMaxCount) ? VK_TRUE : VK_FALSE;
+}
 
 /* The largest maxCount vksortGetMemoryRequirements and vksortCreateBindings accept for this key
  * and value type on this sorter's device (pure query; 0 for an unknown type or one the sorter
@@ -544,11 +555,10 @@ typedef struct VksortSortInfo {
      * has completed, query 1 when its tile-counts dispatch has completed, and query 2 + p when
      * the reorder dispatch of pass p (and the scan before it) has completed (all with
      * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each step,
-     * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts of at most
-     * singleDispatchMaxCount or compareSortMaxCount keys (VksortSorterProperties) are one
-     * dispatch (the compare sort's: one or two) written before query 1, and every later query
-     * repeats its time; the query of a dispatch that does not run repeats the time of the one
-     * before it.
+     * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts that the
+     * single-workgroup or the compare sort takes (VksortSorterProperties) are one or two
+     * dispatches, all before query 1, and every later query repeats its time; the query of a
+     * dispatch that does not run repeats the time of the one before it.
      * Every query is written for every sort, a count of 0 included. vksortCmdSortIndirect
      * records its count copy (without push descriptors) before the tile counts and its
      * single-workgroup dispatch after them, all before query 1.
@@ -587,10 +597,8 @@ VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, V
 
 /* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
  * recording state, outside a render pass, on a queue family with compute support. Nothing is
- * submitted, waited for or allocated. Counts up to singleDispatchMaxCount (see
- * VksortSorterProperties) sort inside one workgroup in a single dispatch, and up to
- * compareSortMaxCount by comparing every pair of keys in one or two (see ALGORITHM and
- * compareSortMaxCount). See SYNCHRONIZATION
+ * submitted, waited for or allocated. Counts that the single-workgroup or the compare sort takes
+ * (see VksortSorterProperties) are one or two dispatches (see ALGORITHM). See SYNCHRONIZATION
  * CONTRACT above for the barriers you own. pResult (optional) receives vksortGetSortResult's
  * answer. Returns VK_SUCCESS, or VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (both or
  * neither of bindings and pBuffers, pBuffers for a sorter created without
@@ -678,7 +686,8 @@ typedef struct VksortSegmentsInfo {
  * to tileSize, then up to singleDispatchMaxCount (VksortSorterProperties), inside one workgroup
  * each, every pass, with a tile of that size; larger ones through the digit passes of
  * vksortCmdSort, with tiles that start at segment starts and offsets found within each segment,
- * so that a few large segments take about the time of one vksortCmdSort of their keys. Uniform
+ * so that a few large segments take about the time of one vksortCmdSort of their keys (one
+ * through the passes: above compareSortMaxCount keys). Uniform
  * segments (segmentSize clamped to the count) fill one class, and a shorter last one perhaps
  * another: only those classes' dispatches are recorded. By offsets, the
  * tiny segments' dispatch comes first, then two dispatches that list the other classes' segments

@@ -477,13 +477,9 @@ void checkCount(VksortSorter sorter, const Options& o) {
     std::exit(2);
 }
 
-// Whether vksortCmdSort takes the compare sort (VksortSorterProperties::compareSortMaxCount): up to
-// its count (scaled by the passes out of the key's), but with an even pass count only above the
-// single-workgroup sort's.
+// Whether the sort takes the compare sort (never an indirect one).
 bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
-    const uint32_t keyPasses = vksortKeySize(key) * 2u;
-    const uint64_t limit = uint64_t(p.compareSortMaxCount) * std::min(passes, keyPasses) / keyPasses;
-    return !indirect && count <= limit && (passes % 2 == 1 || count > p.singleDispatchMaxCount);
+    return !indirect && vksortTakesCompareSort(&p, key, passes, count) == VK_TRUE;
 }
 
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
