@@ -21,9 +21,10 @@
  *   compareSortMaxCount in VksortSorterProperties): one dispatch places each key by counting
  *   the keys that go ahead of it (every pair compared), and after an even pass count a second
  *   copies the result back where the passes would have left it; other counts up to
- *   singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup; otherwise a dispatch that counts the first pass's
- *   digits per tile, then per pass a scan of those counts (none with few tiles: each reorder workgroup then sums them itself)
- *   and a reorder dispatch that also counts the next pass's digits. No workgroup ever waits for
+ *   singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup; otherwise
+ *   a dispatch that counts the first pass's digits per tile, then per pass a scan of those
+ *   counts (none with few tiles: each reorder workgroup then sums them itself) and a reorder
+ *   dispatch that also counts the next pass's digits. No workgroup ever waits for
  *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records both
  *   paths and lets the count read on the GPU launch one of them. A sorter created with
  *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT leaves out the passes whose digit every key
@@ -392,7 +393,9 @@ static inline VkBool32 vksortTakesCompareSort(const VksortSorterProperties* pPro
                                               uint32_t passCount, uint32_t count) {
     const uint32_t keyPasses = vksortKeySize(keyType) * 2u;
     const uint64_t limit = (uint64_t)pProperties->compareSortMaxCount * passCount / keyPasses;
-    return count <= limit && (passCount % 2u == 1u || count > pProperties->singleDispatchMaxCount) ? VK_TRUE : VK_FALSE;
+    const int oddPasses = passCount % 2u == 1u;
+    const int aboveSingle = count > pProperties->singleDispatchMaxCount;
+    return count <= limit && (oddPasses || aboveSingle) ? VK_TRUE : VK_FALSE;
 }
 
 /* The largest maxCount vksortGetMemoryRequirements and vksortCreateBindings accept for this key
@@ -403,10 +406,10 @@ uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortVal
 /* One compute pipeline of a sorter. */
 typedef struct VksortPipelineInfo {
     /* The shader variant it runs, e.g. "tile_counts_k1", "scan", "reorder_k1_v0",
-     * "compare_sort_k1_v1" or "single_k2_v1_shuffle": the kernel, then the key width in 32-bit words (k1, k2), the value
-     * width in 32-bit words (v0 none, v1, v2), "_shuffle" for the single-workgroup sort's
-     * variants built on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for a
-     * sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
+     * "compare_sort_k1_v1" or "single_k2_v1_shuffle": the kernel, then the key width in
+     * 32-bit words (k1, k2), the value width in 32-bit words (v0 none, v1, v2), "_shuffle" for
+     * the single-workgroup sort's variants built on devices with subgroup shuffles (see DEVICE
+     * REQUIREMENTS), "_skip" for a sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
      * "_deciding" for that sorter's pipelines of the dispatch that decides which passes run
      * (e.g. "reorder_k1_v0_skip_deciding"); names that start with "segment_" are the segmented
      * sort's (VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT). Unique within the sorter; a NUL-terminated
