@@ -24,12 +24,7 @@ struct VksortSorter_T {
     // (chooseSingleTileConfig: both widths have that tile size).
     vksort::TileConfig singleTiles[vksort::kKeyWidths];
     vksort::ScanConfig scan;   // which tile counts need a scan step, and its shape
-    // The compare sort (shaders/compare_sort.comp; which sorts take it: vksortTakesCompareSort,
-    // with compareMaxCount): workgroups of compareWorkgroupSize invocations, each placing
-    // compareWorkgroupKeys keys.
-    uint32_t compareMaxCount = 0;
-    uint32_t compareWorkgroupSize = 0;
-    uint32_t compareWorkgroupKeys = 0;
+    vksort::CompareConfig compare; // the compare sort (shaders/compare_sort.comp)
     uint32_t tinyMaxCount = 0; // a segmented sort's tiny segments: up to this many keys (a workgroup's worth)
     uint32_t shortMaxCount = 0; // its short segments' tile
     uint32_t segmentLaunchThreads = 0; // the most invocations a segmented sort's dispatch launches

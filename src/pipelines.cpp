@@ -79,7 +79,7 @@ struct Creator {
                                       choices.earlyValues ? 1u : 0u,
                                       choices.lastPassEarly ? 1u : 0u,
                                       choices.inlineScanLoads,
-                                      options.compareWorkgroupKeys};
+                                      options.compare.workgroupKeys};
         const VkSpecializationMapEntry entries[] = {
             {kSpecWorkgroupSize, 0, 4},       {kSpecKeysPerThread, 4, 4},         {kSpecMaxSubgroups, 8, 4},
             {kSpecExchangeBuffers, 12, 4},    {kSpecScanOneRangeMaxTiles, 16, 4}, {kSpecScanRangeMinTiles, 20, 4},

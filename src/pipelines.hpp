@@ -42,7 +42,7 @@ struct PipelineOptions {
     TileConfig tinyTile;   // the tiny segments' (a segmented sort)
     TileConfig shortTile;  // the short segments' (a segmented sort)
     TileConfig compareTile; // the compare sort's (its tileSize(): words of keys per chunk)
-    uint32_t compareWorkgroupKeys = 1; // keys each compare-sort workgroup places
+    CompareConfig compare;  // and its launch (workgroupKeys: a specialization constant)
     ScanConfig scan;       // the scan step's shape, a specialization of every kernel that scans
     TuningRow::Reorder reorder;        // the reorder's code choices (specialization constants)
     bool singleWholeTileCopies = false; // the single-workgroup sort's (TuningRow::Single)

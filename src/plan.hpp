@@ -44,6 +44,15 @@ struct TileConfig {
     uint32_t tileSize() const { return workgroupSize * keysPerThread; }
 };
 
+// The compare sort's launch (chooseCompareTileConfig in src/tuning.cpp): the direct sorts that
+// vksortTakesCompareSort gives it, with maxCount as compareSortMaxCount, in workgroups of
+// workgroupSize invocations that each place workgroupKeys keys.
+struct CompareConfig {
+    uint32_t maxCount = 0;
+    uint32_t workgroupSize = 0;
+    uint32_t workgroupKeys = 0;
+};
+
 // How a sort of many tiles finds each tile's offsets (the tuning row's, src/tuning.hpp): up to
 // inlineMaxTiles tiles each reorder sums the counts of all tiles itself; above, a scan step per
 // pass, whose layout the other three fields choose (vksortScanRangeTiles in vksort_config.h).

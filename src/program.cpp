@@ -275,15 +275,15 @@ struct Builder {
         // copies it back.
         VksortSorterProperties limits{};
         limits.singleDispatchMaxCount = in.singleMaxCount;
-        limits.compareSortMaxCount = in.compareMaxCount;
+        limits.compareSortMaxCount = in.compare.maxCount;
         if (!in.indirect && vksortTakesCompareSort(&limits, in.keyType, passCount, in.count)) {
             Step& sort = add(Kernel::CompareSort, 0, kSetForward);
             sort.constants.flags |= indexFlag;
-            sort.grid = gridFor(ceilDiv(in.count, in.compareWorkgroupKeys), in.maxWorkgroupCountX);
+            sort.grid = gridFor(ceilDiv(in.count, in.compare.workgroupKeys), in.maxWorkgroupCountX);
             if (passCount % 2 == 0) {
                 Step& copy = add(Kernel::CompareSort, 0, kSetBackward);
                 copy.constants.flags |= kFlagCopyBack;
-                copy.grid = gridFor(ceilDiv(in.count, in.compareWorkgroupSize), in.maxWorkgroupCountX);
+                copy.grid = gridFor(ceilDiv(in.count, in.compare.workgroupSize), in.maxWorkgroupCountX);
             }
             out.steps[out.stepCount - 1].barrier = Barrier::None;
             timestampsThrough(out.timestampCount - 1);

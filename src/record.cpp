@@ -70,7 +70,8 @@ std::string stepLabel(const Program& program, uint32_t i) {
     if (s.kind == StepKind::CopyCount) return "vksort: count copy";
     switch (s.kernel) {
     case Kernel::Single: return "vksort: one-workgroup sort";
-    case Kernel::CompareSort: return (s.constants.flags & kFlagCopyBack) != 0 ? "vksort: result copy" : "vksort: compare sort";
+    case Kernel::CompareSort:
+        return (s.constants.flags & kFlagCopyBack) != 0 ? "vksort: result copy" : "vksort: compare sort";
     case Kernel::TileCounts: return "vksort: tile counts";
     default: break;
     }

@@ -15,10 +15,8 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
     ProgramInput in;
     in.tile = sorter.tile;
     in.singleMaxCount = sorter.singleTiles[0].tileSize();
-    in.compareMaxCount = sorter.compareMaxCount;
+    in.compare = sorter.compare;
     in.keyType = bindings.keyType;
-    in.compareWorkgroupSize = sorter.compareWorkgroupSize;
-    in.compareWorkgroupKeys = sorter.compareWorkgroupKeys;
     in.tinyMaxCount = sorter.tinyMaxCount;
     in.shortMaxCount = sorter.shortMaxCount;
     in.maxWorkgroupCountX = sorter.deviceInfo.facts.maxWorkgroupCount[0];

@@ -154,7 +154,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     options.scanTile = chooseScanTileConfig(device.facts, row, tile, control);
     options.tinyTile = chooseTinyTileConfig(device.facts, row, tile, control);
     options.shortTile = chooseShortTileConfig(device.facts, row, tile, control);
-    options.compareTile = chooseCompareTileConfig(device.facts, row, tile, control, &options.compareWorkgroupKeys);
+    options.compareTile = chooseCompareTileConfig(device.facts, row, tile, control, &options.compare);
     options.scan = chooseScanConfig(row);
     options.reorder = row.reorder;
     options.singleWholeTileCopies = row.single.wholeTileCopies;
@@ -189,9 +189,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     sorter->tile = tile;
     for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
     sorter->scan = options.scan;
-    sorter->compareMaxCount = row.compare.maxCount;
-    sorter->compareWorkgroupSize = options.compareTile.workgroupSize;
-    sorter->compareWorkgroupKeys = options.compareWorkgroupKeys;
+    sorter->compare = options.compare;
     sorter->tinyMaxCount = options.tinyTile.workgroupSize;
     sorter->shortMaxCount = options.shortTile.tileSize();
     sorter->segmentLaunchThreads = row.segments.launchThreads;
@@ -231,7 +229,7 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.keysPerThread = sorter->tile.keysPerThread;
     p.tileSize = sorter->tile.tileSize();
     p.singleDispatchMaxCount = sorter->singleTiles[0].tileSize();
-    p.compareSortMaxCount = sorter->compareMaxCount;
+    p.compareSortMaxCount = sorter->compare.maxCount;
     p.subgroupSize = sorter->subgroupSize;
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
     p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);

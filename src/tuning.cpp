@@ -120,7 +120,7 @@ TileConfig chooseShortTileConfig(const DeviceFacts& device, const TuningRow& row
 }
 
 TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
-                                   const SubgroupControl& control, uint32_t* keys) {
+                                   const SubgroupControl& control, CompareConfig* launch) {
     TileConfig c = main;
     c.exchangeBuffers = 1;
     // The largest power of two within the row's size and the device's limit (at least 1).
@@ -134,8 +134,9 @@ TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& r
         else c.workgroupSize /= 2;
     }
     applySubgroupRules(device, control, &c);
-    *keys = std::max(1u, std::min(row.compare.workgroupKeys, c.workgroupSize));
-    while (c.workgroupSize % *keys != 0) --*keys;
+    uint32_t keys = std::max(1u, std::min(row.compare.workgroupKeys, c.workgroupSize));
+    while (c.workgroupSize % keys != 0) --keys;
+    *launch = CompareConfig{row.compare.maxCount, c.workgroupSize, keys};
     return c;
 }
 

@@ -188,9 +188,10 @@ TileConfig chooseShortTileConfig(const DeviceFacts& device, const TuningRow& row
                                  const SubgroupControl& control);
 
 // The compare sort's workgroup (TileConfig::tileSize(): the words of keys it holds at a time) and
-// the keys each workgroup places (*keys), within the device's limits.
+// its launch (*launch: the row's limit, the workgroup, the keys each workgroup places), within the
+// device's limits.
 TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
-                                   const SubgroupControl& control, uint32_t* keys);
+                                   const SubgroupControl& control, CompareConfig* launch);
 
 // The row's inline-scan and scan-step limits.
 ScanConfig chooseScanConfig(const TuningRow& row);

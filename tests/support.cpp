@@ -488,13 +488,7 @@ SortOutput sortAndCheck(const Case& c, const hostdata::Data& input, VksortSorter
     // As the README's snippet sorts where the sorter pushes its descriptors: the buffers given
     // at record time; otherwise through the bindings object.
     const bool pushed = (properties(s).flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) != 0;
-    VksortSortInfo info{};
-    info.bindings = pushed ? VK_NULL_HANDLE : rig.bindings();
-    info.pBuffers = pushed ? &rig.buffers() : nullptr;
-    info.count = c.count;
-    info.order = c.order;
-    info.beginBit = c.beginBit;
-    info.endBit = c.endBit;
+    VksortSortInfo info = rig.sortInfo(pushed, c.count, c.order, c.beginBit, c.endBit);
     SortOutput out;
     REQUIRE(vksortGetSortResult(s, &info, &out.where) == VK_SUCCESS);
     ctx.submitAndWait([&](VkCommandBuffer cmd) {

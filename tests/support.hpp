@@ -155,6 +155,17 @@ public:
     VksortBindings bindings() const { return bindings_; }
     // The buffers as vksortCreateBindings took them (what a sort's pBuffers gives instead).
     const VksortBindingsCreateInfo& buffers() const { return buffers_; }
+    // A sort of these ranges: given at record time where `pushed`, else through the bindings.
+    VksortSortInfo sortInfo(bool pushed, uint32_t count, VksortOrder order, uint32_t beginBit, uint32_t endBit) const {
+        VksortSortInfo info{};
+        info.bindings = pushed ? VK_NULL_HANDLE : bindings_;
+        info.pBuffers = pushed ? &buffers_ : nullptr;
+        info.count = count;
+        info.order = order;
+        info.beginBit = beginBit;
+        info.endBit = endBit;
+        return info;
+    }
     const VksortMemoryRequirements& requirements() const { return requirements_; }
     uint32_t maxCount() const { return maxCount_; }
     // The start of each range, mapped.

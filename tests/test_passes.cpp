@@ -264,7 +264,7 @@ vksort::Program realProgram(const PassRig& rig, VksortOrder order, uint32_t begi
     REQUIRE(vksort::planPasses(rig.keyBytes() * 8, begin, end, &passes, &reason));
     vksort::ProgramInput in = vksort::programInput(*rig.sorter, rig.bindings(), passes, order, count, false);
     if (!single) in.singleMaxCount = 0;
-    in.compareMaxCount = 0;
+    in.compare.maxCount = 0;
     vksort::Program program;
     vksort::buildProgram(in, &program);
     return program;

@@ -235,11 +235,11 @@ TEST_CASE("tuning rows: the compare sort's workgroup, chunk and keys fit every d
     std::string reason;
     REQUIRE(chooseTileConfig(nvidia, tuningFor(nvidia), 0, 0, SubgroupControl{}, &main, &reason));
     // The row's shape where it fits: 512 invocations placing 32 keys each, chunks of 4096 words.
-    uint32_t keys = 0;
-    TileConfig c = chooseCompareTileConfig(nvidia, tuningFor(nvidia), main, SubgroupControl{}, &keys);
+    CompareConfig launch;
+    TileConfig c = chooseCompareTileConfig(nvidia, tuningFor(nvidia), main, SubgroupControl{}, &launch);
     CHECK(c.workgroupSize == 512);
     CHECK(c.tileSize() == 4096);
-    CHECK(keys == 32);
+    CHECK(launch.workgroupKeys == 32);
     CHECK(tuningFor(nvidia).compare.maxCount == 12288);
     // Devices nobody measured: the same shape, up to 2048 keys.
     DeviceFacts unknown = typicalGpu();
@@ -257,7 +257,8 @@ TEST_CASE("tuning rows: the compare sort's workgroup, chunk and keys fit every d
                 device.maxSharedMemoryBytes = shared;
                 TuningRow row = tuningFor(device);
                 row.compare = shape;
-                c = chooseCompareTileConfig(device, row, main, SubgroupControl{}, &keys);
+                c = chooseCompareTileConfig(device, row, main, SubgroupControl{}, &launch);
+                const uint32_t keys = launch.workgroupKeys;
                 INFO("limit " << limit << ", shared " << shared << ", row " << shape.workgroupSize << " x "
                               << shape.wordsPerThread << ", " << shape.workgroupKeys << " keys");
                 CHECK(isPowerOfTwo(c.workgroupSize));

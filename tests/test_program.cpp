@@ -144,7 +144,7 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
     }
 }
 
-TEST_CASE("program: a direct sort of at most compareMaxCount keys compares every pair, and copies the "
+TEST_CASE("program: a direct sort of at most compare.maxCount keys compares every pair, and copies the "
           "result back where the passes would leave it in the caller's ranges, above what one workgroup sorts",
           "[program]") {
     for (uint32_t keyBits : {32u, 64u}) {
@@ -152,9 +152,7 @@ TEST_CASE("program: a direct sort of at most compareMaxCount keys compares every
             for (uint32_t count : {1u, 31u, 32u, 33u, 1000u, 1500u, 2500u, 4096u, 4097u, 5000u, 5001u}) {
                 for (bool index : {false, true}) {
                     ProgramInput in = input(count, 0, end, keyBits);
-                    in.compareMaxCount = 5000;
-                    in.compareWorkgroupSize = 512;
-                    in.compareWorkgroupKeys = 32;
+                    in.compare = CompareConfig{5000, 512, 32};
                     in.indexValues = index;
                     const Program p = build(in);
                     INFO(keyBits << "-bit keys, bits 0:" << end << ", count " << count << (index ? ", argsort" : ""));
@@ -202,9 +200,7 @@ TEST_CASE("program: a direct sort of at most compareMaxCount keys compares every
     }
     // Indirect sorts and segmented sorts never take it; nothing to sort records nothing.
     ProgramInput indirect = input(1000, 0, 32);
-    indirect.compareMaxCount = 5000;
-    indirect.compareWorkgroupSize = 512;
-    indirect.compareWorkgroupKeys = 32;
+    indirect.compare = CompareConfig{5000, 512, 32};
     indirect.indirect = true;
     CHECK(countKernel(build(indirect), Kernel::CompareSort) == 0);
     ProgramInput empty = indirect;

@@ -161,13 +161,7 @@ void sortSegmentsAndCheck(const SegmentCase& c, bool push, VksortSorter sorter =
         segments.segmentCountBuffer = count.buffer;
         segments.segmentCountOffset = countAt;
     }
-    VksortSortInfo info{};
-    info.bindings = push ? VK_NULL_HANDLE : rig.bindings();
-    info.pBuffers = push ? &rig.buffers() : nullptr;
-    info.count = c.count;
-    info.order = c.order;
-    info.beginBit = c.beginBit;
-    info.endBit = c.endBit;
+    VksortSortInfo info = rig.sortInfo(push, c.count, c.order, c.beginBit, c.endBit);
     VksortSortResult where{};
     REQUIRE(vksortGetSortResult(sorter, &info, &where) == VK_SUCCESS);
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
