@@ -7,6 +7,10 @@
 // pc.shift is the first pass's lowest bit and pc.endBit the end of the sorted range; the output
 // binding is wherever the multi-pass sort would leave its result (see src/program.cpp), which may
 // be the input buffer itself: every key is read before any is written.
+//
+// The merge sort's first step launches a workgroup per chunk of TILE_SIZE keys: workgroup w sorts
+// keys [w * TILE_SIZE, (w + 1) * TILE_SIZE) and, without kFlagMapOut, leaves them in sort order
+// for the merge step (merge_rank.comp).
 
 #define VKSORT_RESTRICT
 #include "common.glsl"
@@ -14,6 +18,7 @@
 #include "rank.glsl"
 
 void main() {
-    if (flatWorkgroupIndex() != 0u) return;
-    sortInWorkgroup(0u, min(elementCount(), TILE_SIZE));
+    uint base = flatWorkgroupIndex() * TILE_SIZE, count = elementCount();
+    if (base >= count) return;
+    sortInWorkgroup(base, min(count - base, TILE_SIZE));
 }

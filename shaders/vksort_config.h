@@ -81,6 +81,12 @@ VKSORT_CONST kSpecEarlyValues = 9u;     /* the reorder loads values before the k
 VKSORT_CONST kSpecLastPassEarly = 10u;  /* the reorder tests for the last pass before its loads (passes.glsl) */
 VKSORT_CONST kSpecInlineScanLoads = 11u; /* loads in flight per invocation in the inline scan (reorder.comp) */
 VKSORT_CONST kSpecCompareWorkgroupKeys = 12u; /* keys each workgroup of the compare sort places (compare_sort.comp) */
+VKSORT_CONST kSpecMergeKeyLanes = 13u; /* invocations per key in the merge sort's merge step (merge_rank.comp) */
+
+/* ---- The merge sort (merge_rank.comp) --------------------------------------------------- */
+/* The merge step's shared memory holds a window of every other chunk: room for kMergeChunks
+ * chunks of 32-bit keys, half as many of 64-bit keys (the same words). */
+VKSORT_CONST kMergeChunks = 16u;
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */
 /* Bits 0-1: how the key's bits map to an order-preserving unsigned integer. */

@@ -17,7 +17,7 @@
  * tiles that start at segment starts), 2 for the same by the classify step's lists of segments
  * (VKSORT_SEGMENTED=2); the tile it is specialized with (0:
  * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup, 3: the tiny
- * segments' workgroup, 4: the short segments' tile, 5: the compare sort's); the C++ function
+ * segments' workgroup, 4: the short segments' tile, 5: the compare sort's, 6: the merge step's); the C++ function
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * The reorder has no _shuffle twin: ranking in registers takes registers that otherwise keep more
  * of its workgroups resident.
@@ -28,6 +28,7 @@ VKSORT_KERNEL(Scan, scan, scan, 0, 0, 0, 1, 1, 0, 2, scanSharedMemoryBytes)
 VKSORT_KERNEL(Reorder, reorder, reorder, 1, 1, 0, 1, 1, 0, 0, reorderSharedMemoryBytes)
 VKSORT_KERNEL(Single, single, single, 1, 1, 1, 0, 0, 0, 1, singleSharedMemoryBytes)
 VKSORT_KERNEL(CompareSort, compare_sort, compare_sort, 1, 1, 0, 0, 0, 0, 5, compareSortSharedMemoryBytes)
+VKSORT_KERNEL(MergeRank, merge_rank, merge_rank, 1, 1, 0, 0, 0, 0, 6, mergeRankSharedMemoryBytes)
 VKSORT_KERNEL(SegmentTiny, segment_tiny, segment_tiny, 1, 1, 0, 0, 0, 1, 3, tinySharedMemoryBytes)
 VKSORT_KERNEL(SegmentClassify, segment_classify, segment_classify, 0, 0, 0, 0, 0, 1, 0, classifySharedMemoryBytes)
 VKSORT_KERNEL(SegmentShort, segment_short, segment_short, 1, 1, 1, 0, 0, 1, 4, singleSharedMemoryBytes)

@@ -19,7 +19,7 @@ enum class Kernel : uint32_t {
 };
 
 // The tile a kernel's pipeline is specialized with.
-enum class KernelTile : uint32_t { Main, Single, Scan, Tiny, Short, Compare };
+enum class KernelTile : uint32_t { Main, Single, Scan, Tiny, Short, Compare, Merge };
 
 struct KernelInfo {
     const char* name;    // its variants' name prefix (shaders/vksort_kernels.h names its source)

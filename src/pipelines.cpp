@@ -79,13 +79,14 @@ struct Creator {
                                       choices.earlyValues ? 1u : 0u,
                                       choices.lastPassEarly ? 1u : 0u,
                                       choices.inlineScanLoads,
-                                      options.compare.workgroupKeys};
+                                      options.compare.workgroupKeys,
+                                      tile.keyLanes};
         const VkSpecializationMapEntry entries[] = {
             {kSpecWorkgroupSize, 0, 4},       {kSpecKeysPerThread, 4, 4},         {kSpecMaxSubgroups, 8, 4},
             {kSpecExchangeBuffers, 12, 4},    {kSpecScanOneRangeMaxTiles, 16, 4}, {kSpecScanRangeMinTiles, 20, 4},
             {kSpecScanItemsPerThread, 24, 4}, {kSpecVariantPipeline, 28, 4},      {kSpecWholeTileCopies, 32, 4},
             {kSpecEarlyValues, 36, 4},        {kSpecLastPassEarly, 40, 4},        {kSpecInlineScanLoads, 44, 4},
-            {kSpecCompareWorkgroupKeys, 48, 4},
+            {kSpecCompareWorkgroupKeys, 48, 4}, {kSpecMergeKeyLanes, 52, 4},
         };
         static_assert(sizeof(entries) / sizeof(entries[0]) == sizeof(constants) / sizeof(constants[0]),
                       "a value per constant");
@@ -178,6 +179,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                                      : info.tile == KernelTile::Tiny ? options.tinyTile
                                      : info.tile == KernelTile::Short ? options.shortTile
                                      : info.tile == KernelTile::Compare ? options.compareTile
+                                     : info.tile == KernelTile::Merge ? options.mergeTile
                                                                      : options.tile;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1); ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;

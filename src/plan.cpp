@@ -32,6 +32,15 @@ uint32_t compareSortSharedMemoryBytes(const TileConfig& config, bool) {
            + config.workgroupSize * 4u;    // the places of the workgroup's keys
 }
 
+uint32_t mergeRankSharedMemoryBytes(const TileConfig& config, bool) {
+    // The words of kMergeChunks chunks of 32-bit keys, whatever the key width.
+    const uint32_t block = config.workgroupSize / config.keyLanes;
+    return (kMergeChunks * block / 4u    // every chunk's samples
+            + kMergeChunks * 2u * block  // every other chunk's window
+            + 2u * kMergeChunks          // where the windows start and end
+            + block) * 4u;               // the block's places
+}
+
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool) {
     return (config.workgroupSize + 1) * 4u // workgroupExclusiveScan (one-lane subgroups)
            + kClassifyClasses * 4u;        // per class: the workgroup's count, then its next member

@@ -41,6 +41,9 @@ struct TileConfig {
     // of exchanges; in the reorder a second buffer's shared memory would halve the resident
     // workgroups.
     uint32_t exchangeBuffers = 1;
+    // Specialization constant: invocations per key. The merge sort's merge step only
+    // (TuningRow::Merge, shaders/merge_rank.comp), whose workgroup places workgroupSize / keyLanes keys.
+    uint32_t keyLanes = 1;
     uint32_t tileSize() const { return workgroupSize * keysPerThread; }
 };
 
@@ -51,6 +54,16 @@ struct CompareConfig {
     uint32_t maxCount = 0;
     uint32_t workgroupSize = 0;
     uint32_t workgroupKeys = 0;
+};
+
+// The merge sort's launch (chooseMergeTileConfig in src/tuning.cpp): the direct sorts that
+// vksortTakesMergeSort gives it, with maxCount as mergeSortMaxCount (the 32-bit keys' limit,
+// half of it for 64-bit keys), sorted in chunks of chunkKeys keys (the single-workgroup sort's
+// tile) and merged by workgroups that each place blockKeys keys (shaders/merge_rank.comp).
+struct MergeConfig {
+    uint32_t maxCount = 0;
+    uint32_t chunkKeys = 0;
+    uint32_t blockKeys = 0;
 };
 
 // How a sort of many tiles finds each tile's offsets (the tuning row's, src/tuning.hpp): up to
@@ -85,6 +98,7 @@ uint32_t singleSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t tinySharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t compareSortSharedMemoryBytes(const TileConfig& config, bool twin = true);
+uint32_t mergeRankSharedMemoryBytes(const TileConfig& config, bool twin = true);
 
 // The largest workgroup the sorter may create: the device's limits, and with a required subgroup
 // size at most maxComputeWorkgroupSubgroups subgroups of that size.

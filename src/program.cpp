@@ -289,6 +289,27 @@ struct Builder {
             timestampsThrough(out.timestampCount - 1);
             return;
         }
+        // Up to a few chunks of the single-workgroup sort's tile (the rule in the public header:
+        // mergeSortMaxCount): that sort's dispatch sorts each chunk in a workgroup of its own and
+        // leaves it in sort order in the other buffer of the pair from where the result belongs
+        // (the caller's ranges, in place, for an odd pass count), and the merge step places every
+        // key from there.
+        limits.mergeSortMaxCount = in.merge.maxCount;
+        if (!in.indirect && vksortTakesMergeSort(&limits, in.keyType, passCount, in.count)) {
+            const bool odd = passCount % 2 == 1;
+            const uint32_t chunks = ceilDiv(in.count, in.merge.chunkKeys);
+            Step& sort = add(Kernel::Single, 0, odd ? kSetInPlace : kSetForward);
+            sort.constants.flags |= indexFlag | kFlagMapIn;
+            sort.grid = gridFor(chunks, in.maxWorkgroupCountX);
+            timestampsThrough(1);
+            Step& merge = add(Kernel::MergeRank, 0, odd ? kSetForward : kSetBackward);
+            merge.constants.flags |= kFlagMapOut;
+            merge.constants.singleMaxCount = in.merge.chunkKeys;
+            merge.grid = gridFor(chunks * ceilDiv(in.merge.chunkKeys, in.merge.blockKeys), in.maxWorkgroupCountX);
+            merge.barrier = Barrier::None;
+            timestampsThrough(out.timestampCount - 1);
+            return;
+        }
         if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {
             Step& single = add(Kernel::Single, 0, singleSet);
             single.constants.flags |= singleFlags;

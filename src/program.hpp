@@ -77,6 +77,7 @@ struct ProgramInput {
     TileConfig tile;             // the tile-counts and reorder tile
     uint32_t singleMaxCount = 0; // counts up to this sort in one workgroup
     CompareConfig compare;       // the compare sort, for direct sorts of keyType that it takes
+    MergeConfig merge;           // the merge sort, for direct sorts of keyType that it takes
     VksortKeyType keyType = VKSORT_KEY_TYPE_UINT32;
     uint32_t tinyMaxCount = 0;   // a segmented sort's segments up to this take an invocation per key
     uint32_t shortMaxCount = 0;  // and up to this the short segments' tile

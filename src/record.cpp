@@ -69,7 +69,9 @@ std::string stepLabel(const Program& program, uint32_t i) {
     const Step& s = program.steps[i];
     if (s.kind == StepKind::CopyCount) return "vksort: count copy";
     switch (s.kernel) {
-    case Kernel::Single: return "vksort: one-workgroup sort";
+    case Kernel::Single:
+        return (s.constants.flags & kFlagMapOut) != 0 ? "vksort: one-workgroup sort" : "vksort: chunk sort";
+    case Kernel::MergeRank: return "vksort: merge";
     case Kernel::CompareSort:
         return (s.constants.flags & kFlagCopyBack) != 0 ? "vksort: result copy" : "vksort: compare sort";
     case Kernel::TileCounts: return "vksort: tile counts";

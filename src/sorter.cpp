@@ -155,6 +155,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     options.tinyTile = chooseTinyTileConfig(device.facts, row, tile, control);
     options.shortTile = chooseShortTileConfig(device.facts, row, tile, control);
     options.compareTile = chooseCompareTileConfig(device.facts, row, tile, control, &options.compare);
+    options.mergeTile = chooseMergeTileConfig(device.facts, row, tile, control, options.singleTiles[0].tileSize(), &options.merge);
     options.scan = chooseScanConfig(row);
     options.reorder = row.reorder;
     options.singleWholeTileCopies = row.single.wholeTileCopies;
@@ -190,6 +191,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
     sorter->scan = options.scan;
     sorter->compare = options.compare;
+    sorter->merge = options.merge;
     sorter->tinyMaxCount = options.tinyTile.workgroupSize;
     sorter->shortMaxCount = options.shortTile.tileSize();
     sorter->segmentLaunchThreads = row.segments.launchThreads;
@@ -230,6 +232,7 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.tileSize = sorter->tile.tileSize();
     p.singleDispatchMaxCount = sorter->singleTiles[0].tileSize();
     p.compareSortMaxCount = sorter->compare.maxCount;
+    p.mergeSortMaxCount = sorter->merge.maxCount;
     p.subgroupSize = sorter->subgroupSize;
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
     p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);

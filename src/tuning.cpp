@@ -140,6 +140,27 @@ TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& r
     return c;
 }
 
+TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                 const SubgroupControl& control, uint32_t chunkKeys, MergeConfig* launch) {
+    TileConfig c = main;
+    c.exchangeBuffers = 1;
+    c.keysPerThread = 1;
+    // The largest power of two within the row's size and the device's limit, from a block of 4
+    // keys (a sample per four keys: shaders/merge_rank.comp), halved until its shared memory fits.
+    c.keyLanes = 1;
+    while (c.keyLanes * 2 <= std::max(1u, row.merge.keyLanes)) c.keyLanes *= 2;
+    const uint32_t smallest = 4 * c.keyLanes;
+    const uint32_t wanted = std::min(row.merge.workgroupSize, workgroupLimit(device, control));
+    for (c.workgroupSize = smallest; c.workgroupSize * 2 <= wanted;) c.workgroupSize *= 2;
+    while (mergeRankSharedMemoryBytes(c) > device.maxSharedMemoryBytes && c.workgroupSize > smallest) c.workgroupSize /= 2;
+    applySubgroupRules(device, control, &c);
+    const bool fits = mergeRankSharedMemoryBytes(c) <= device.maxSharedMemoryBytes && c.workgroupSize <= wanted;
+    uint32_t maxCount = uint32_t(std::min<uint64_t>(row.merge.maxCount, uint64_t(kMergeChunks) * chunkKeys));
+    if (!fits || maxCount <= chunkKeys) maxCount = 0;
+    *launch = MergeConfig{maxCount, chunkKeys, c.workgroupSize / c.keyLanes};
+    return c;
+}
+
 ScanConfig chooseScanConfig(const TuningRow& row) {
     return ScanConfig{row.scan.inlineMaxTiles, row.scan.oneRangeMaxTiles, row.scan.rangeMinTiles, row.scan.itemsPerThread};
 }

@@ -60,6 +60,16 @@ struct TuningRow {
         uint32_t workgroupKeys = 0;
         uint32_t wordsPerThread = 0;
     } compare;
+    // Direct sorts of up to maxCount keys (for 64-bit keys half of it) that the compare sort does
+    // not take, above the single-workgroup sort's count, sort chunks of that sort's tile in one
+    // dispatch and merge them in another (shaders/merge_rank.comp), in workgroups of
+    // workgroupSize invocations, keyLanes (a power of two) per key (which sorts take it:
+    // vksortTakesMergeSort in the public header).
+    struct Merge {
+        uint32_t maxCount = 0;
+        uint32_t workgroupSize = 0;
+        uint32_t keyLanes = 0;
+    } merge;
     // Sorts of up to inlineMaxTiles tiles have no scan step: each reorder sums the counts of all
     // tiles itself. Above, the scan step: its workgroup (as wide as the device allows up to
     // workgroupSize), up to how many tiles one workgroup per digit scans them all (itemsPerThread
@@ -125,6 +135,16 @@ constexpr TuningRow nvidiaRow() {
     r.compare.workgroupSize = 512;
     r.compare.workgroupKeys = 32;
     r.compare.wordsPerThread = 8;
+    // u32 and u64 keys, alone and with u32 values, on the H200: 16384 u32 keys in 0.026 ms and
+    // 65536 in 0.033 against 0.048 and 0.047 for the passes (u64 16384: 0.048 against 0.096),
+    // with 1024 invocations, 4 per key (one per key: 0.042 at 65536; 8 per key, or 512
+    // invocations: 2-7% slower there): a key's searches are a chain of dependent loads, and these
+    // few keys leave the GPU room for more invocations, each with a shorter chain.
+    // Over 2 of 8 passes (bits 0:8), 65536 keys took 0.023 ms against 0.015 for the passes,
+    // 32768 0.0175 against 0.0177, hence the share.
+    r.merge.maxCount = 65536;
+    r.merge.workgroupSize = 1024;
+    r.merge.keyLanes = 4;
     // The inline scan beat a scan step up to 1024 tiles and lost from 1536.
     r.scan.inlineMaxTiles = 1024;
     // One range up to 3072 tiles: ranges lost up to 11% at 1536-2048 tiles, tied at 3072 and won
@@ -192,6 +212,12 @@ TileConfig chooseShortTileConfig(const DeviceFacts& device, const TuningRow& row
 // device's limits.
 TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
                                    const SubgroupControl& control, CompareConfig* launch);
+
+// The merge step's workgroup and the merge sort's launch (*launch: its limit, at most kMergeChunks
+// chunks of `chunkKeys`, the single-workgroup sort's tile; 0 where fewer than two fit), within the
+// device's limits.
+TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                 const SubgroupControl& control, uint32_t chunkKeys, MergeConfig* launch);
 
 // The row's inline-scan and scan-step limits.
 ScanConfig chooseScanConfig(const TuningRow& row);

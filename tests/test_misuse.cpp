@@ -809,11 +809,11 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "valueTypes");
     info.valueTypes = 0;
 
-    // Every format: the scan, 2 tile counts, 6 reorders, 6 single-workgroup sorts and 6 compare
-    // sorts.
+    // Every format: the scan, 2 tile counts, 6 reorders, 6 single-workgroup sorts, 6 compare
+    // sorts and 6 merge steps.
     uint32_t before = vktest::commandLog().pipelines;
     REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
-    CHECK(vktest::commandLog().pipelines - before == 21);
+    CHECK(vktest::commandLog().pipelines - before == 27);
     vksortDestroySorter(sorter);
 
     // A renderer's depth sort: f32 keys with u32 payloads or argsort indices (both 32-bit values).
@@ -821,9 +821,10 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     info.valueTypes = VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_UINT32) | VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_INDEX);
     before = vktest::commandLog().pipelines;
     REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
-    CHECK(vktest::commandLog().pipelines - before == 5); // the scan, the tile counts, the reorder, the single-workgroup and the compare sort
+    // (the scan, the tile counts, the reorder, the single-workgroup and the compare sort, the merge step)
+    CHECK(vktest::commandLog().pipelines - before == 6);
     for (VksortValueType value : {VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX}) {
-        for (uint32_t count : {3000u, 100003u}) {
+        for (uint32_t count : {3000u, 20000u, 100003u}) {
             vktest::Case c;
             c.key = VKSORT_KEY_TYPE_FLOAT32;
             c.value = value;

@@ -256,7 +256,7 @@ const vktest::SorterOptions kSmallTiles{16, 4};
 
 // The program the library would record for a direct sort of `count` keys over bits [begin, end).
 // `single` off leaves out the single-workgroup path, so that the tile steps exist at any count; the
-// compare sort is always left out (the end-to-end tests sort through it).
+// compare and merge sorts are always left out (the end-to-end tests sort through them).
 vksort::Program realProgram(const PassRig& rig, VksortOrder order, uint32_t begin, uint32_t end, uint32_t count,
                             bool single = false) {
     vksort::PassPlan passes;
@@ -265,6 +265,7 @@ vksort::Program realProgram(const PassRig& rig, VksortOrder order, uint32_t begi
     vksort::ProgramInput in = vksort::programInput(*rig.sorter, rig.bindings(), passes, order, count, false);
     if (!single) in.singleMaxCount = 0;
     in.compare.maxCount = 0;
+    in.merge.maxCount = 0;
     vksort::Program program;
     vksort::buildProgram(in, &program);
     return program;

@@ -108,16 +108,16 @@ TEST_CASE("sorter pipelines: count, VK_INCOMPLETE, unique names and pipelines", 
     CHECK(vktest::commandLog().pipelines - before == checkedPipelines(spied).size());
     vksortDestroySorter(spied);
     // Every format (the tests' sorters serve all): the scan, per key width the tile counts,
-    // per key and value width the reorder, the single-workgroup sort and the compare sort; a
-    // skipping sorter adds the scan's and each reorder's deciding pipelines.
-    CHECK(checkedPipelines(vktest::sorter()).size() == 21);
+    // per key and value width the reorder, the single-workgroup sort, the compare sort and the
+    // merge step; a skipping sorter adds the scan's and each reorder's deciding pipelines.
+    CHECK(checkedPipelines(vktest::sorter()).size() == 27);
     vktest::SorterOptions skipping;
     skipping.spy = true;
     skipping.skipPasses = true;
     const uint32_t beforeSkipping = vktest::commandLog().pipelines;
     VksortSorter skipSpied = vktest::createSorter(vktest::context(), skipping);
     const size_t skippingCount = checkedPipelines(skipSpied, true).size();
-    CHECK(skippingCount == 28);
+    CHECK(skippingCount == 34);
     CHECK(vktest::commandLog().pipelines - beforeSkipping == skippingCount);
     vksortDestroySorter(skipSpied);
 
@@ -330,6 +330,20 @@ TEST_CASE("debug labels: named pipelines, a label around the sort and each group
                                                                "+vksort: compare sort", "-", "+vksort: result copy", "-", "-"});
     }
     vksortDestroySorter(compared);
+    }
+    // The merge sort: 20000 keys, chunks sorted, then merged.
+    {
+    vktest::BindingsRig mergeRig(ctx, labelled, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, 20000);
+    mergeRig.load(hostdata::generate(VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, 20000, hostdata::Distribution{}, 5));
+    const VksortSorterProperties properties = vktest::properties(labelled);
+    REQUIRE(vksortTakesMergeSort(&properties, VKSORT_KEY_TYPE_FLOAT32, 8, 20000) == VK_TRUE);
+    VksortSortInfo merged{};
+    merged.bindings = mergeRig.bindings();
+    merged.count = 20000;
+    const size_t first = debuglog::calls.size();
+    ctx.submitAndWait([&](VkCommandBuffer cmd) { REQUIRE(vksortCmdSort(cmd, labelled, &merged, nullptr) == VK_SUCCESS); });
+    CHECK(debuglog::labels(first) == std::vector<std::string>{"+vksort: sort of f32 keys with u32 values",
+                                                               "+vksort: chunk sort", "-", "+vksort: merge", "-", "-"});
     }
     // The sorter without the flag records none.
     const size_t before = debuglog::calls.size();

@@ -274,6 +274,54 @@ TEST_CASE("tuning rows: the compare sort's workgroup, chunk and keys fit every d
     }
 }
 
+TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", "[plan]") {
+    DeviceFacts nvidia = typicalGpu();
+    nvidia.vendorID = kVendorNvidia;
+    TileConfig main;
+    std::string reason;
+    REQUIRE(chooseTileConfig(nvidia, tuningFor(nvidia), 0, 0, SubgroupControl{}, &main, &reason));
+    // The row's shape where it fits: 1024 invocations, 4 per key, up to 16 chunks of 4096 keys.
+    MergeConfig launch;
+    TileConfig c = chooseMergeTileConfig(nvidia, tuningFor(nvidia), main, SubgroupControl{}, 4096, &launch);
+    CHECK(c.workgroupSize == 1024);
+    CHECK(c.keyLanes == 4);
+    CHECK(launch.blockKeys == 256);
+    CHECK(launch.chunkKeys == 4096);
+    CHECK(launch.maxCount == 65536);
+    // Narrow workgroups, little shared memory, small chunks, rows without a merge sort: a power of
+    // two of invocations and of lanes per key, blocks of at least 4 keys, within shared memory;
+    // a limit of at most kMergeChunks chunks, and none below two.
+    for (uint32_t limit : {1024u, 384u, 100u, 16u, 1u}) {
+        for (uint32_t shared : {49152u, 16384u, 4096u, 1024u}) {
+            for (uint32_t chunkKeys : {4096u, 1000u, 64u}) {
+                for (TuningRow::Merge shape : {TuningRow::Merge{65536, 1024, 4}, TuningRow::Merge{5000, 96, 3},
+                                               TuningRow::Merge{}}) {
+                    DeviceFacts device = typicalGpu();
+                    device.maxWorkgroupInvocations = device.maxWorkgroupSizeX = limit;
+                    device.maxSharedMemoryBytes = shared;
+                    TuningRow row = tuningFor(device);
+                    row.merge = shape;
+                    c = chooseMergeTileConfig(device, row, main, SubgroupControl{}, chunkKeys, &launch);
+                    INFO("limit " << limit << ", shared " << shared << ", chunks of " << chunkKeys << ", row "
+                                  << shape.maxCount << ", " << shape.workgroupSize << " x " << shape.keyLanes);
+                    CHECK(launch.maxCount <= uint64_t(kMergeChunks) * chunkKeys);
+                    CHECK(launch.maxCount <= shape.maxCount);
+                    if (launch.maxCount == 0) continue;
+                    CHECK(launch.maxCount > chunkKeys);
+                    CHECK(launch.chunkKeys == chunkKeys);
+                    CHECK(isPowerOfTwo(c.workgroupSize));
+                    CHECK(isPowerOfTwo(c.keyLanes));
+                    CHECK(c.keyLanes <= std::max(1u, shape.keyLanes));
+                    CHECK(c.workgroupSize <= std::min(limit, shape.workgroupSize));
+                    CHECK(launch.blockKeys == c.workgroupSize / c.keyLanes);
+                    CHECK(launch.blockKeys >= 4);
+                    CHECK(mergeRankSharedMemoryBytes(c) <= shared);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
     TileConfig c{256, 8, 8, true};
     for (uint32_t maxCount : {1u, 2047u, 2048u, 2049u, 1000003u}) {

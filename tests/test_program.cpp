@@ -209,6 +209,68 @@ TEST_CASE("program: a direct sort of at most compare.maxCount keys compares ever
     CHECK(build(empty).stepCount == 0);
 }
 
+TEST_CASE("program: a direct sort above what one workgroup sorts, up to merge.maxCount keys (a share of it for "
+          "fewer passes), sorts chunks in one dispatch and merges them in another, the result where the passes "
+          "would leave it",
+          "[program]") {
+    for (uint32_t keyBits : {32u, 64u}) {
+        for (uint32_t end = 1; end <= keyBits; end += 3) {
+            for (uint32_t count : {4096u, 4097u, 5000u, 8192u, 8193u, 12288u, 20000u, 32768u, 32769u, 65536u, 65537u}) {
+                for (bool index : {false, true}) {
+                    ProgramInput in = input(count, 0, end, keyBits);
+                    in.compare = CompareConfig{5000, 512, 32};
+                    in.merge = MergeConfig{65536, 4096, 256};
+                    in.indexValues = index;
+                    const Program p = build(in);
+                    const uint32_t passes = in.passes.passCount, keyPasses = keyBits / 4;
+                    INFO(keyBits << "-bit keys, bits 0:" << end << ", count " << count << (index ? ", argsort" : ""));
+                    checkTimestamps(p);
+                    // The compare sort goes first; 64-bit keys take half the limit.
+                    if (count <= 5000 * passes / keyPasses && (passes % 2 == 1 || count > in.singleMaxCount)) {
+                        CHECK(p.steps[0].kernel == Kernel::CompareSort);
+                        continue;
+                    }
+                    if (count <= in.singleMaxCount || count > 65536 / (keyBits / 32) * passes / keyPasses) {
+                        CHECK(countKernel(p, Kernel::MergeRank) == 0);
+                        continue;
+                    }
+                    REQUIRE(p.stepCount == 2);
+                    const bool odd = passes % 2 == 1;
+                    const uint32_t chunks = ceilDiv(count, 4096);
+                    // The chunks, a workgroup each, stay in sort order in the other buffer of
+                    // the pair from where the result belongs: in place for an odd pass count.
+                    const Step& sort = p.steps[0];
+                    CHECK(sort.kernel == Kernel::Single);
+                    CHECK(sort.set == (odd ? kSetInPlace : kSetForward));
+                    CHECK((sort.grid.x == chunks && sort.grid.y == 1));
+                    CHECK(sort.constants.count == count);
+                    CHECK(sort.constants.endBit == end);
+                    CHECK((sort.constants.flags & (kFlagMapIn | kFlagMapOut)) == kFlagMapIn);
+                    CHECK(((sort.constants.flags & kFlagIndexValues) != 0) == index);
+                    CHECK(sort.barrier == Barrier::Compute);
+                    // The merge step, 16 workgroups of 256 keys per chunk, writes the result.
+                    const Step& merge = p.steps[1];
+                    CHECK(merge.kernel == Kernel::MergeRank);
+                    CHECK(merge.set == (odd ? kSetForward : kSetBackward));
+                    CHECK((merge.grid.x == chunks * 16 && merge.grid.y == 1));
+                    CHECK(merge.constants.count == count);
+                    CHECK(merge.constants.singleMaxCount == 4096);
+                    CHECK(merge.constants.shift == 0);
+                    CHECK(merge.constants.endBit == end);
+                    CHECK((merge.constants.flags & (kFlagMapIn | kFlagMapOut | kFlagIndexValues)) == kFlagMapOut);
+                    CHECK_FALSE(merge.indirect);
+                    CHECK(merge.barrier == Barrier::None);
+                }
+            }
+        }
+    }
+    // Indirect sorts never take it.
+    ProgramInput indirect = input(20000, 0, 32);
+    indirect.merge = MergeConfig{65536, 4096, 256};
+    indirect.indirect = true;
+    CHECK(countKernel(build(indirect), Kernel::MergeRank) == 0);
+}
+
 TEST_CASE("program: tile counts, then per pass a scan (none for few tiles) and a reorder that counts the "
           "next pass's digits; the last step has no barrier",
           "[program]") {

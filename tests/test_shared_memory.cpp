@@ -139,7 +139,8 @@ uint64_t reflectedBytes(const char* name, const TileConfig& tile) {
                                                     {kSpecExchangeBuffers, tile.exchangeBuffers},
                                                     {kSpecScanOneRangeMaxTiles, 3072},
                                                     {kSpecScanRangeMinTiles, 256},
-                                                    {kSpecScanItemsPerThread, 16}};
+                                                    {kSpecScanItemsPerThread, 16},
+                                                    {kSpecMergeKeyLanes, tile.keyLanes}};
     return SharedMemoryReflection(*blob, constants).bytes();
 }
 
@@ -149,9 +150,10 @@ TEST_CASE("shared memory: the host's mirror of every kernel matches its SPIR-V",
     for (const TileConfig& tile : {TileConfig{256, 8, 8, true}, TileConfig{256, 8, 64, false},
                                    TileConfig{16, 4, 4, false}, TileConfig{1024, 16, 32, true},
                                    TileConfig{128, 32, 128, false}, TileConfig{256, 16, 8, true, 2},
-                                   TileConfig{512, 8, 16, true, 2}}) {
+                                   TileConfig{512, 8, 16, true, 2}, TileConfig{1024, 1, 32, true, 1, 4},
+                                   TileConfig{64, 1, 16, false, 1, 8}}) {
         INFO("tile " << tile.workgroupSize << " x " << tile.keysPerThread << ", " << tile.maxSubgroups << " subgroups, "
-                     << tile.exchangeBuffers << " exchange buffers");
+                     << tile.exchangeBuffers << " exchange buffers, " << tile.keyLanes << " invocations per key");
         for (uint32_t kernel = 0; kernel < kKernelCount; ++kernel) {
             const KernelInfo& info = kKernels[kernel];
             for (uint32_t k = 0; k < (info.perKeyWidth ? 2u : 1u); ++k) {

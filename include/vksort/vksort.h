@@ -21,8 +21,10 @@
  *   compareSortMaxCount in VksortSorterProperties): one dispatch places each key by counting
  *   the keys that go ahead of it (every pair compared), and after an even pass count a second
  *   copies the result back where the passes would have left it; other counts up to
- *   singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup; otherwise
- *   a dispatch that counts the first pass's digits per tile, then per pass a scan of those
+ *   singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup; up to a
+ *   few tens of thousands (the merge sort, see mergeSortMaxCount), that dispatch sorts each
+ *   chunk of singleDispatchMaxCount keys in a workgroup of its own and a second places each key
+ *   among all the chunks' keys (binary searches); otherwise a dispatch that counts the first pass's digits per tile, then per pass a scan of those
  *   counts (none with few tiles: each reorder workgroup then sums them itself) and a reorder
  *   dispatch that also counts the next pass's digits. No workgroup ever waits for
  *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records both
@@ -220,8 +222,8 @@ typedef enum VksortSorterCreateFlagBits {
      * VksortSortResult says: where an odd number of passes would be left out, one of them runs
      * anyway. The sorter compiles its own variants of the tile-counts, scan and reorder kernels,
      * a few percent slower on keys that vary in every digit (docs/PERFORMANCE.md, "Keys that use
-     * few bits"); sorts of at most singleDispatchMaxCount keys, and those the compare sort takes
-     * (compareSortMaxCount), are unchanged. */
+     * few bits"); sorts of at most singleDispatchMaxCount keys, and those the compare sort or
+     * the merge sort takes (compareSortMaxCount, mergeSortMaxCount), are unchanged. */
     VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT = 0x00000004,
     /* Without this flag vksortCreateSorter compiles its pipelines concurrently: on the calling
      * thread and on up to one helper thread per further pipeline (at most the host's hardware
@@ -309,9 +311,9 @@ typedef struct VksortSorterCreateInfo {
     /* The formats this sorter serves: VKSORT_KEY_TYPE_BIT / VKSORT_VALUE_TYPE_BIT of each key
      * and value type you will sort; 0 means all of them. Only the pipelines those need are
      * compiled: per key width crossed with no values, 32-bit values (uint32 and index) or
-     * 64-bit values a compare sort, a single-workgroup sort and a reorder; per key width the
-     * tile counts; one shared scan. A renderer that sorts f32 depths with u32 indices pays for 5
-     * pipelines instead of up to 21. Memory requirements and bindings of a
+     * 64-bit values a compare sort, a single-workgroup sort, a merge step and a reorder; per key
+     * width the tile counts; one shared scan. A renderer that sorts f32 depths with u32 indices
+     * pays for 6 pipelines instead of up to 27. Memory requirements and bindings of a
      * format the sorter does not serve are invalid usage. Unknown bits are invalid usage. */
     uint32_t keyTypes;
     uint32_t valueTypes;
@@ -382,6 +384,18 @@ typedef struct VksortSorterProperties {
      * counts of an even P. Its work grows with the square of the count, hence the low limit.
      * vksortCmdSortIndirect and vksortCmdSortSegments never take it. */
     uint32_t compareSortMaxCount;
+    /* The merge sort's limit for 32-bit keys (65536 on NVIDIA GPUs with 32-wide subgroups and at
+     * least 48 KiB of shared memory, and elsewhere where the shared memory holds 16 chunks of
+     * singleDispatchMaxCount keys; 64-bit keys: half of it; 0 where it holds fewer than two). A
+     * vksortCmdSort of `count` keys over P passes, of the key's K, that the compare sort does not
+     * take, with singleDispatchMaxCount < count <= that limit * P / K (its merge step costs the
+     * same whatever the passes; vksortTakesMergeSort), takes two dispatches with a barrier between
+     * them instead of a dispatch per pass: the single-workgroup sort sorts each chunk of
+     * singleDispatchMaxCount keys in a workgroup of its own, and the merge step places each key
+     * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
+     * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect and
+     * vksortCmdSortSegments never take it. */
+    uint32_t mergeSortMaxCount;
 } VksortSorterProperties;
 
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
@@ -396,6 +410,17 @@ static inline VkBool32 vksortTakesCompareSort(const VksortSorterProperties* pPro
     const int oddPasses = passCount % 2u == 1u;
     const int aboveSingle = count > pProperties->singleDispatchMaxCount;
     return count <= limit && (oddPasses || aboveSingle) ? VK_TRUE : VK_FALSE;
+}
+
+/* Whether vksortCmdSort of `count` keys of `keyType` over `passCount` passes takes the merge sort
+ * on a sorter with these properties: the rule under mergeSortMaxCount, which the library applies
+ * through this function. */
+static inline VkBool32 vksortTakesMergeSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
+                                            uint32_t passCount, uint32_t count) {
+    const uint32_t keyPasses = vksortKeySize(keyType) * 2u;
+    const uint64_t limit = (uint64_t)(pProperties->mergeSortMaxCount / (vksortKeySize(keyType) / 4u)) * passCount / keyPasses;
+    if (vksortTakesCompareSort(pProperties, keyType, passCount, count)) return VK_FALSE;
+    return count > pProperties->singleDispatchMaxCount && count <= limit ? VK_TRUE : VK_FALSE;
 }
 
 /* The largest maxCount vksortGetMemoryRequirements and vksortCreateBindings accept for this key
@@ -560,8 +585,9 @@ typedef struct VksortSortInfo {
      * VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT). Differences of consecutive queries time each step,
      * in ticks of VkPhysicalDeviceLimits::timestampPeriod nanoseconds. Sorts that the
      * single-workgroup or the compare sort takes (VksortSorterProperties) are one or two
-     * dispatches, all before query 1, and every later query repeats its time; the query of a
-     * dispatch that does not run repeats the time of the one before it.
+     * dispatches, all before query 1, and every later query repeats its time; the merge sort's
+     * chunk sort completes at query 1 and its merge step at query 2, which every later query
+     * repeats; the query of a dispatch that does not run repeats the time of the one before it.
      * Every query is written for every sort, a count of 0 included. vksortCmdSortIndirect
      * records its count copy (without push descriptors) before the tile counts and its
      * single-workgroup dispatch after them, all before query 1.
@@ -600,8 +626,8 @@ VkResult vksortGetSortResult(VksortSorter sorter, const VksortSortInfo* pInfo, V
 
 /* Records the sort of pInfo->count keys (and values) into commandBuffer, which must be in the
  * recording state, outside a render pass, on a queue family with compute support. Nothing is
- * submitted, waited for or allocated. Counts that the single-workgroup or the compare sort takes
- * (see VksortSorterProperties) are one or two dispatches (see ALGORITHM). See SYNCHRONIZATION
+ * submitted, waited for or allocated. Counts that the single-workgroup, the compare or the merge
+ * sort takes (see VksortSorterProperties) are one or two dispatches (see ALGORITHM). See SYNCHRONIZATION
  * CONTRACT above for the barriers you own. pResult (optional) receives vksortGetSortResult's
  * answer. Returns VK_SUCCESS, or VK_ERROR_VALIDATION_FAILED_EXT for invalid usage (both or
  * neither of bindings and pBuffers, pBuffers for a sorter created without
@@ -690,7 +716,7 @@ typedef struct VksortSegmentsInfo {
  * each, every pass, with a tile of that size; larger ones through the digit passes of
  * vksortCmdSort, with tiles that start at segment starts and offsets found within each segment,
  * so that a few large segments take about the time of one vksortCmdSort of their keys (one
- * through the passes: above compareSortMaxCount keys). Uniform
+ * through the passes: above mergeSortMaxCount keys). Uniform
  * segments (segmentSize clamped to the count) fill one class, and a shorter last one perhaps
  * another: only those classes' dispatches are recorded. By offsets, the
  * tiny segments' dispatch comes first, then two dispatches that list the other classes' segments

@@ -116,11 +116,12 @@ void usage() {
         "  columns (times in ms, from GPU timestamps; medians over the --reps sorts):\n"
         "    median, min, max        one sort, timed by timestamps around it alone\n"
         "    keys/s                  count / median\n"
-        "    counts                  the first step: the tile counts; the whole sort where it has no\n"
-        "                            passes (up to the sorter's compare-sort and one-dispatch counts); an\n"
-        "                            indirect sort's tile counts, one-dispatch sort and count copy (if\n"
-        "                            any) together\n"
-        "    reorder                 every pass after it (its scan, if any, and its reorder), summed\n"
+        "    counts                  the first step: the tile counts; the merge sort's chunk sort; the\n"
+        "                            whole sort where it has no passes (up to the sorter's compare-sort\n"
+        "                            and one-dispatch counts); an indirect sort's tile counts,\n"
+        "                            one-dispatch sort and count copy (if any) together\n"
+        "    reorder                 every pass after it (its scan, if any, and its reorder), summed; the\n"
+        "                            merge sort's merge step\n"
         "    w/q                     median of the sorts timed with those per-step timestamps\n"
         "    B/key                   the least bytes per key this design moves (keys and values, every pass)\n"
         "    cmd B/s, shd B/s        the device's copy bandwidth on count keys (bytes read + written per\n"
@@ -482,12 +483,18 @@ bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t pas
     return !indirect && vksortTakesCompareSort(&p, key, passes, count) == VK_TRUE;
 }
 
+// Whether the sort takes the merge sort (never an indirect one).
+bool mergesChunks(const VksortSorterProperties& p, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
+    return !indirect && vksortTakesMergeSort(&p, key, passes, count) == VK_TRUE;
+}
+
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
-// or the whole sort where it has no passes; an indirect sort's tile counts, which launch the
-// rest, with its one-dispatch sort and any count copy.
+// the merge sort's chunk sort, or the whole sort where it has no passes; an indirect sort's tile
+// counts, which launch the rest, with its one-dispatch sort and any count copy.
 std::string firstStep(const VksortSorterProperties& p, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
     if (indirect) return "tile counts and one-dispatch sort";
     if (comparesPairs(p, count, passes, key, indirect)) return "compare sort";
+    if (mergesChunks(p, count, passes, key, indirect)) return "chunk sort";
     return count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
 }
 
@@ -574,6 +581,11 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         if (comparesPairs(properties, o.count, where.passCount, o.keyType, o.indirect)) {
             std::printf("sort-test: GPU time (median): %s %.3f ms (every pair of keys compared, no passes)\n",
                         first.c_str(), statsOf(kinds[0]).median);
+        } else if (mergesChunks(properties, o.count, where.passCount, o.keyType, o.indirect)) {
+            std::printf("sort-test: GPU time (median): %s %.3f ms, merge %.3f ms (%u chunks of %u keys)\n", first.c_str(),
+                        statsOf(kinds[0]).median, statsOf(kinds[1]).median,
+                        (o.count + properties.singleDispatchMaxCount - 1) / properties.singleDispatchMaxCount,
+                        properties.singleDispatchMaxCount);
         } else if (o.count <= properties.singleDispatchMaxCount) {
             std::printf("sort-test: GPU time (median): %s %.3f ms (all %u passes in one workgroup)\n", first.c_str(),
                         statsOf(kinds[0]).median, where.passCount);
@@ -611,11 +623,14 @@ struct Point {
 // once (an argsort's first pass makes its values instead of reading them); a sort in one dispatch
 // (at most singleDispatchMaxCount keys, never an indirect one) reads them once and writes them once,
 // and the compare sort (at most compareSortMaxCount keys) as well, then reads and writes them again
-// to copy the result back after an even pass count.
-double leastBytesPerKey(VksortKeyType key, VksortValueType value, uint32_t passes, bool singleDispatch, bool compare) {
+// to copy the result back after an even pass count; the merge sort's chunk sort reads and writes
+// them once, and its merge step once more.
+double leastBytesPerKey(VksortKeyType key, VksortValueType value, uint32_t passes, bool singleDispatch, bool compare,
+                        bool merge) {
     const double kb = vksortKeySize(key), vb = vksortValueSize(value);
     const double valueReads = value == VKSORT_VALUE_TYPE_INDEX ? 0.0 : 1.0;
     if (compare) return 2 * kb + (valueReads + 1) * vb + (passes % 2 == 0 ? 2 * (kb + vb) : 0.0);
+    if (merge) return 4 * kb + (valueReads + 3) * vb;
     if (singleDispatch) return 2 * kb + (valueReads + 1) * vb;
     return (2.0 * passes + 1) * kb + (2.0 * passes - (1 - valueReads)) * vb;
 }
@@ -637,10 +652,12 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Which way the sorter sorted `count` keys (VksortSorterProperties): by comparing every pair, in
-// one dispatch, or by tiles with a scan of their digit counts per pass.
+// Which way the sorter sorted `count` keys (VksortSorterProperties): by comparing every pair, by
+// sorting chunks and merging them, in one dispatch, or by tiles with a scan of their digit counts
+// per pass.
 const char* methodOf(const VksortSorterProperties& sorter, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
     if (comparesPairs(sorter, count, passes, key, indirect)) return "compare";
+    if (mergesChunks(sorter, count, passes, key, indirect)) return "merge";
     return count <= sorter.singleDispatchMaxCount ? "single" : "scan";
 }
 
@@ -653,9 +670,10 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                  toolutil::jsonEscape(ctx.driverDescription()).c_str(), o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc",
                  toolutil::jsonEscape(hostdata::toString(o.dist)).c_str());
     std::fprintf(f, "  \"workgroup_size\": %u,\n  \"keys_per_thread\": %u,\n  \"tile_size\": %u,\n"
-                 "  \"single_dispatch_max_count\": %u,\n  \"compare_sort_max_count\": %u,\n  \"subgroup_size\": %u,\n",
+                 "  \"single_dispatch_max_count\": %u,\n  \"compare_sort_max_count\": %u,\n"
+                 "  \"merge_sort_max_count\": %u,\n  \"subgroup_size\": %u,\n",
                  sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
-                 sorter.compareSortMaxCount, sorter.subgroupSize);
+                 sorter.compareSortMaxCount, sorter.mergeSortMaxCount, sorter.subgroupSize);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"indirect\": %s,\n  \"subgroup_size_control\": %s,\n  \"skip_constant_digits\": %s,\n"
@@ -709,12 +727,14 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
     vksortGetSorterProperties(sorter, &properties);
 
     std::printf("sort-test --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after "
-                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, compare sort up to %u, subgroup %u | %s\n",
+                "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, compare sort up to %u, merge sort up to "
+                "%u, subgroup %u | %s\n",
                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
                 bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
                 properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
-                properties.compareSortMaxCount, properties.subgroupSize, formatsNote(o).c_str());
+                properties.compareSortMaxCount, properties.mergeSortMaxCount, properties.subgroupSize,
+                formatsNote(o).c_str());
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "keys/s", "counts", "reorder", "w/q", "B/key", "cmd B/s", "shd B/s",
                 "floor", "floor%", "cpu ms", "speedup", "ok");
@@ -775,7 +795,8 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.capacity = capacity;
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes, !o.indirect && count <= properties.singleDispatchMaxCount,
-                                                 comparesPairs(properties, count, p.passes, key, o.indirect));
+                                                 comparesPairs(properties, count, p.passes, key, o.indirect),
+                                                 mergesChunks(properties, count, p.passes, key, o.indirect));
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);

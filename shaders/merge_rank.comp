@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#version 450
+// The merge sort's second step (src/program.cpp): the keys arrive as chunks of pc.singleMaxCount
+// keys (the last one shorter), each sorted by the single-workgroup sort and left in sort order,
+// and leave as one sorted array. A key's place is its place in its own chunk plus, in every other
+// chunk, the number of keys that go ahead of it: smaller in the sorted bits, or equal and in an
+// earlier chunk, which came earlier in the input (so equal keys keep their input order).
+//
+// Workgroup w places a block of BLOCK_KEYS consecutive keys of one chunk. They are sorted, so in
+// another chunk the keys that can fall between two of them lie in one window: the workgroup finds
+// each window's ends from a sample of every chunk (every stride-th key) and loads the windows into
+// shared memory, where the binary searches then run, KEY_LANES invocations per key, each over
+// its share of the chunks. A window longer than its room (keys far from uniform, many equal ones)
+// is searched in memory instead, each key's range narrowed by the samples first: slower, as
+// correct.
+
+#include "common.glsl"
+#include "tile.glsl"
+
+// Chunks the windows have room for: the words of kMergeChunks chunks of 32-bit keys.
+const uint MAX_CHUNKS = kMergeChunks / KEY_WORDS;
+// Invocations per key, each searching its share of the other chunks (the host's divisor of the
+// workgroup size).
+layout(constant_id = kSpecMergeKeyLanes) const uint KEY_LANES = 4;
+const uint BLOCK_KEYS = gl_WorkGroupSize.x / KEY_LANES;
+// A window's room: its block's keys fill about half of it where the keys are uniform, and the
+// samples' stride pads each end by less than a stride.
+const uint WINDOW_KEYS = 2u * BLOCK_KEYS;
+const uint SAMPLES = BLOCK_KEYS / 4u;
+const uint SAMPLE_ROUNDS = (MAX_CHUNKS * SAMPLES + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+const uint WINDOW_ROUNDS = MAX_CHUNKS * WINDOW_KEYS / gl_WorkGroupSize.x;
+
+// Sorted bits, KEY_WORDS words per key.
+shared uint s_samples[MAX_CHUNKS * SAMPLES * KEY_WORDS];
+shared uint s_windows[MAX_CHUNKS * WINDOW_KEYS * KEY_WORDS];
+// Per chunk: where its window starts and ends within it.
+shared uint s_bounds[2u * kMergeChunks];
+// Per key of the block: its place, summed over its invocations.
+shared uint s_place[BLOCK_KEYS];
+
+uvec2 sampleBits(uint i) {
+    return KEY_WORDS == 2u ? uvec2(s_samples[2u * i], s_samples[2u * i + 1u]) : uvec2(s_samples[i], 0u);
+}
+uvec2 windowBits(uint i) {
+    return KEY_WORDS == 2u ? uvec2(s_windows[2u * i], s_windows[2u * i + 1u]) : uvec2(s_windows[i], 0u);
+}
+
+uint chunkLength(uint chunk) { return min(pc.singleMaxCount, pc.count - chunk * pc.singleMaxCount); }
+uint sampleCount(uint chunk, uint stride) { return vksortCeilDiv(chunkLength(chunk), stride); }
+
+// The keys in sort order have no mapping left, only the sorted bits to take.
+DigitMap bitsOnly() {
+    DigitMap map = digitMap(pc.shift, pc.endBit);
+    map.signBit = 0u;
+    map.descending = 0u;
+    map.floatMask = 0u;
+    return map;
+}
+
+// Every chunk's samples into s_samples, the loads all in flight before the first is stored.
+void loadSamples(uint chunks, uint stride, DigitMap bits) {
+    Key held[SAMPLE_ROUNDS];
+    [[unroll]] for (uint r = 0u; r < SAMPLE_ROUNDS; ++r) {
+        uint s = gl_LocalInvocationIndex + r * gl_WorkGroupSize.x;
+        uint chunk = s / SAMPLES, at = (s % SAMPLES) * stride;
+        held[r] = chunk < chunks && at < chunkLength(chunk) ? keysIn[chunk * pc.singleMaxCount + at] : Key(0u);
+    }
+    [[unroll]] for (uint r = 0u; r < SAMPLE_ROUNDS; ++r) {
+        uint s = gl_LocalInvocationIndex + r * gl_WorkGroupSize.x;
+        if (s >= MAX_CHUNKS * SAMPLES) continue;
+        uvec2 b = sortedBits(held[r], bits, pc.endBit);
+        s_samples[KEY_WORDS * s] = b.x;
+        if (KEY_WORDS == 2u) s_samples[2u * s + 1u] = b.y;
+    }
+}
+
+// How many of the first n samples of `chunk` go ahead of a key whose sorted bits are `mine`.
+uint samplesAhead(uint chunk, uint n, uvec2 mine, bool earlier) {
+    uint lo = 0u, hi = n;
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (goesAhead(sampleBits(chunk * SAMPLES + mid), mine, earlier)) lo = mid + 1u;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// Keys [start, end) of `chunk`, narrowed by the samples: with q samples ahead of `mine`, the
+// keys ahead of it are more than (q - 1) strides (the last such sample's key is one) and at most q
+// strides (the next sample's key is not).
+uvec2 sampledRange(uint chunk, uint stride, uvec2 mine, bool earlier) {
+    uint q = samplesAhead(chunk, sampleCount(chunk, stride), mine, earlier);
+    return uvec2(q > 0u ? (q - 1u) * stride + 1u : 0u, min(q * stride, chunkLength(chunk)));
+}
+
+// Search i of [0, 2 * chunks) finds the window of chunk i / 2 for the block's first key (even i)
+// and last key (odd i), a search per invocation.
+void findWindows(uint chunks, uint own, uint stride, uvec2 firstBits, uvec2 lastBits) {
+    for (uint i = gl_LocalInvocationIndex; i < 2u * chunks; i += gl_WorkGroupSize.x) {
+        uint chunk = i / 2u;
+        if (chunk == own) continue;
+        bool last = i % 2u == 1u;
+        uvec2 range = sampledRange(chunk, stride, last ? lastBits : firstBits, chunk < own);
+        s_bounds[i] = last ? range.y : range.x;
+    }
+}
+
+bool windowFits(uint chunk) { return s_bounds[2u * chunk + 1u] - s_bounds[2u * chunk] <= WINDOW_KEYS; }
+
+// The windows that fit into s_windows, chunk c's at c * WINDOW_KEYS.
+void loadWindows(uint chunks, uint own, DigitMap bits) {
+    Key held[WINDOW_ROUNDS];
+    [[unroll]] for (uint r = 0u; r < WINDOW_ROUNDS; ++r) {
+        uint s = gl_LocalInvocationIndex + r * gl_WorkGroupSize.x;
+        uint chunk = s / WINDOW_KEYS, at = s % WINDOW_KEYS;
+        bool inWindow = chunk < chunks && chunk != own && windowFits(chunk) && at < s_bounds[2u * chunk + 1u] - s_bounds[2u * chunk];
+        held[r] = inWindow ? keysIn[chunk * pc.singleMaxCount + s_bounds[2u * chunk] + at] : Key(0u);
+    }
+    [[unroll]] for (uint r = 0u; r < WINDOW_ROUNDS; ++r) {
+        uint s = gl_LocalInvocationIndex + r * gl_WorkGroupSize.x;
+        uvec2 b = sortedBits(held[r], bits, pc.endBit);
+        s_windows[KEY_WORDS * s] = b.x;
+        if (KEY_WORDS == 2u) s_windows[2u * s + 1u] = b.y;
+    }
+}
+
+// How many keys of `chunk` go ahead of a key whose sorted bits are `mine`.
+uint keysAhead(uint chunk, uint stride, uvec2 mine, bool earlier, DigitMap bits) {
+    uint start = s_bounds[2u * chunk], lo = 0u, hi = s_bounds[2u * chunk + 1u] - start;
+    if (hi <= WINDOW_KEYS) {
+        while (lo < hi) {
+            uint mid = (lo + hi) / 2u;
+            if (goesAhead(windowBits(chunk * WINDOW_KEYS + mid), mine, earlier)) lo = mid + 1u;
+            else hi = mid;
+        }
+        return start + lo;
+    }
+    uvec2 range = sampledRange(chunk, stride, mine, earlier);
+    uint base = chunk * pc.singleMaxCount;
+    for (lo = range.x, hi = range.y; lo < hi;) {
+        uint mid = (lo + hi) / 2u;
+        if (goesAhead(sortedBits(keysIn[base + mid], bits, pc.endBit), mine, earlier)) lo = mid + 1u;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void main() {
+    uint chunkKeys = pc.singleMaxCount, count = pc.count;
+    uint chunks = vksortCeilDiv(count, chunkKeys), blocks = vksortCeilDiv(chunkKeys, BLOCK_KEYS);
+    uint own = flatWorkgroupIndex() / blocks;
+    // (The host merges at most MAX_CHUNKS chunks.)
+    if (own >= chunks || chunks > MAX_CHUNKS) return;
+    uint begin = own * chunkKeys, length = chunkLength(own);
+    uint first = flatWorkgroupIndex() % blocks * BLOCK_KEYS;
+    if (first >= length) return;
+    uint last = min(first + BLOCK_KEYS, length) - 1u;
+    // Invocation (lane, slot) searches chunks lane, lane + KEY_LANES, ... for key `slot`.
+    uint slot = gl_LocalInvocationIndex % BLOCK_KEYS, lane = gl_LocalInvocationIndex / BLOCK_KEYS;
+    uint i = first + slot;
+    bool mine = i <= last;
+    DigitMap map = digitMap(pc.shift, pc.endBit), bits = bitsOnly();
+    uint stride = vksortCeilDiv(chunkKeys, SAMPLES);
+    Key key = keysIn[begin + min(i, last)];
+    uvec2 keyBits = sortedBits(key, bits, pc.endBit);
+    uvec2 firstBits = sortedBits(keysIn[begin + first], bits, pc.endBit);
+    uvec2 lastBits = sortedBits(keysIn[begin + last], bits, pc.endBit);
+    if (lane == 0u) s_place[slot] = i;
+    loadSamples(chunks, stride, bits);
+    barrier();
+    findWindows(chunks, own, stride, firstBits, lastBits);
+    barrier();
+    loadWindows(chunks, own, bits);
+    barrier();
+    uint ahead = 0u;
+    for (uint chunk = lane; mine && chunk < chunks; chunk += KEY_LANES) {
+        if (chunk != own) ahead += keysAhead(chunk, stride, keyBits, chunk < own, bits);
+    }
+    if (ahead != 0u) atomicAdd(s_place[slot], ahead);
+    barrier();
+    if (!mine || lane != 0u) return;
+    uint place = s_place[slot];
+    keysOut[place] = mapsKeysOut(map) ? callerKey(key, map) : key;
+    storeValue(place, valueAt(begin + i, false));
+}
