@@ -141,7 +141,8 @@ constexpr TuningRow nvidiaRow() {
     // invocations: 2-7% slower there): a key's searches are a chain of dependent loads, and these
     // few keys leave the GPU room for more invocations, each with a shorter chain.
     // Over 2 of 8 passes (bits 0:8), 65536 keys took 0.023 ms against 0.015 for the passes,
-    // 32768 0.0175 against 0.0177, hence the share.
+    // 32768 0.0175 against 0.0177, hence the share; over one pass (bits 0:4), 8192 keys 0.0151
+    // against 0.0120, hence none for one pass (vksortTakesMergeSort).
     r.merge.maxCount = 65536;
     r.merge.workgroupSize = 1024;
     r.merge.keyLanes = 4;

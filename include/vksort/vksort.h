@@ -387,10 +387,11 @@ typedef struct VksortSorterProperties {
     /* The merge sort's limit for 32-bit keys (65536 on NVIDIA GPUs with 32-wide subgroups and at
      * least 48 KiB of shared memory, and elsewhere where the shared memory holds 16 chunks of
      * singleDispatchMaxCount keys; 64-bit keys: half of it; 0 where it holds fewer than two). A
-     * vksortCmdSort of `count` keys over P passes, of the key's K, that the compare sort does not
-     * take, with singleDispatchMaxCount < count <= that limit * P / K (its merge step costs the
-     * same whatever the passes; vksortTakesMergeSort), takes two dispatches with a barrier between
-     * them instead of a dispatch per pass: the single-workgroup sort sorts each chunk of
+     * vksortCmdSort of `count` keys over P >= 2 passes, of the key's K, that the compare sort does
+     * not take, with singleDispatchMaxCount < count <= that limit * P / K (its merge step costs
+     * the same whatever the passes; one pass is two dispatches already; vksortTakesMergeSort),
+     * takes two dispatches with a barrier between them instead of one more than a dispatch per
+     * pass: the single-workgroup sort sorts each chunk of
      * singleDispatchMaxCount keys in a workgroup of its own, and the merge step places each key
      * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
      * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect and
@@ -419,7 +420,7 @@ static inline VkBool32 vksortTakesMergeSort(const VksortSorterProperties* pPrope
                                             uint32_t passCount, uint32_t count) {
     const uint32_t keyPasses = vksortKeySize(keyType) * 2u;
     const uint64_t limit = (uint64_t)(pProperties->mergeSortMaxCount / (vksortKeySize(keyType) / 4u)) * passCount / keyPasses;
-    if (vksortTakesCompareSort(pProperties, keyType, passCount, count)) return VK_FALSE;
+    if (passCount < 2u || vksortTakesCompareSort(pProperties, keyType, passCount, count)) return VK_FALSE;
     return count > pProperties->singleDispatchMaxCount && count <= limit ? VK_TRUE : VK_FALSE;
 }
 
