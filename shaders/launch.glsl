@@ -4,7 +4,8 @@
 // count where the launch set binds it (kBindingCountIn: the caller's buffer, or the tables'
 // copy), clamps it to the bindings' capacity (documented in vksort.h), and its first invocation
 // decides between the single-workgroup sort and the passes, and between a scan step and the
-// reorders' inline scan, and writes the VkDispatchIndirectCommand of each (vksort_config.h):
+// reorders' inline scan, and writes the VkDispatchIndirectCommand of each (vksort_config.h), or
+// in the merge sort's program (kFlagMergeLaunch) those of its chunk sort and merge step:
 // dispatches of the path not taken, and workgroups past the count, are never launched. Folding
 // this into the tile counts saves a dependent dispatch: they launch for the capacity's tiles, and
 // each workgroup reads the count itself. Included after tile.glsl by the tile counts step, and for
@@ -34,6 +35,17 @@ void writeArgs(uint at, uint x, uint y) {
 SortSize sortSize(bool launcher) {
     if ((pc.flags & kFlagIndirect) == 0u) return SortSize(pc.count, tileCount());
     uint count = min(countIn[pc.count], pc.maxCount);
+    if ((pc.flags & kFlagMergeLaunch) != 0u) {
+        // A chunk sort's workgroup per chunk of singleMaxCount keys, the merge step's per block.
+        uint chunks = vksortCeilDiv(count, pc.singleMaxCount);
+        if (launcher) {
+            tables[kInfoCount] = count;
+            writeArgs(kLaunchSingleArgs, vksortGridWidth(chunks, pc.dispatchWidth), vksortGridRows(chunks, pc.dispatchWidth));
+            uint blocks = chunks * pc.mergeBlocks;
+            writeArgs(kLaunchTileArgs, vksortGridWidth(blocks, pc.dispatchWidth), vksortGridRows(blocks, pc.dispatchWidth));
+        }
+        return SortSize(count, 0u);
+    }
     uint tiles = vksortCeilDiv(count, TILE_SIZE);
     bool single = vksortSingleWorkgroup(count, pc.singleMaxCount);
     uint passTiles = single ? 0u : tiles;

@@ -114,10 +114,13 @@ VKSORT_CONST kFlagSegmentCountIn = 1024u;
 /* The compare sort's second dispatch (compare_sort.comp): it copies the result back into the
  * caller's ranges. */
 VKSORT_CONST kFlagCopyBack = 2048u;
+/* An indirect sort's tile counts (launch.glsl), in the merge sort's program: they launch its chunk
+ * sort (kLaunchSingleArgs) and its merge step (kLaunchTileArgs) instead of the other paths. */
+VKSORT_CONST kFlagMergeLaunch = 4096u;
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
- * for every step. 84 bytes (the first 56 for every kernel but the segmented sort's), under the
+ * for every step. 88 bytes (the first 60 for every kernel but the segmented sort's), under the
  * 128 bytes every device offers. */
 struct VksortPushConstants {
     VKSORT_U32 count;      /* elements to sort; with kFlagIndirect, tables[kInfoCount] instead, and for
@@ -135,6 +138,7 @@ struct VksortPushConstants {
     VKSORT_U32 nextCountTable; /* where the reorder adds the next pass's counts */
     VKSORT_U32 zeroCountTable; /* zeroed by this dispatch's tiles for a later pass */
     VKSORT_U32 inlineScanMaxTiles; /* indirect tile counts and reorders: tile counts up to this need no scan step */
+    VKSORT_U32 mergeBlocks;    /* indirect tile counts with kFlagMergeLaunch: the merge step's workgroups per chunk */
     /* A segmented sort's kernels (segments.glsl): how many segments (at most, with
      * kFlagSegmentCountIn), and either their uniform size or (0) the word of kBindingTables where
      * the caller's segmentCount + 1 offsets start. */
@@ -146,7 +150,7 @@ struct VksortPushConstants {
     VKSORT_U32 midMaxCount;   /* then up to this size segment_mid.comp's (shortMaxCount: none are) */
     VKSORT_U32 segmentCountWord; /* with kFlagSegmentCountIn: the word of kBindingSegmentCountIn that holds the count */
 };
-VKSORT_CONST kPushConstantsSize = 84u;
+VKSORT_CONST kPushConstantsSize = 88u;
 
 /* ---- Launch rules ------------------------------------------------------------------------ */
 /* The host plans direct sorts with these (src/plan.cpp, src/program.cpp); an indirect sort's tile
@@ -344,7 +348,7 @@ VKSORT_FUNC VKSORT_U32 vksortScanWorkgroups(VKSORT_U32 tiles, VKSORT_U32 oneRang
 }
 
 #ifndef GL_core_profile
-static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 84 bytes");
+static_assert(sizeof(VksortPushConstants) == kPushConstantsSize, "push constants are 88 bytes");
 static_assert(kRadix == (1u << kDigitBits), "radix follows the digit width");
 static_assert(kRangeTotalsOffset % 4u == 0u && kTileTablesOffset % 4u == 0u, "counts rows are read as 16-byte vectors (scan.comp, reorder.comp)");
 static_assert(kInfoWords % 4u == 0u, "the totals and ranges stay 16-byte aligned");

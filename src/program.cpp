@@ -248,6 +248,54 @@ struct Builder {
         out.steps[out.stepCount - 1].barrier = Barrier::None;
     }
 
+    // An indirect sort's first steps: the count's copy where it is not bound in place, then the
+    // tile counts, which read it and write the later steps' launches (the caller sets their grid).
+    Step& addLaunch() {
+        if (!in.countBound) {
+            Step& copy = out.steps[out.stepCount++];
+            copy = Step{};
+            copy.kind = StepKind::CopyCount;
+            copy.barrier = Barrier::TransferToCompute;
+        }
+        Step& counts = add(Kernel::TileCounts, 0, kSetLaunch);
+        counts.indirect = false;
+        counts.constants.count = in.countWord;
+        counts.constants.singleMaxCount = in.singleMaxCount;
+        counts.constants.dispatchWidth = in.maxWorkgroupCountX;
+        counts.barrier = Barrier::ComputeAndIndirect;
+        return counts;
+    }
+
+    // The merge sort: the single-workgroup sort's dispatch sorts each chunk of its tile in a
+    // workgroup of its own and leaves it in sort order in the other buffer of the pair from where
+    // the result belongs (the caller's ranges, in place, for an odd pass count), and the merge
+    // step places every key from there. An indirect sort's tile counts, one workgroup, launch both
+    // for the count read on the GPU.
+    void buildMergeSort(uint32_t indexFlag) {
+        const bool odd = in.passes.passCount % 2 == 1;
+        const uint32_t blocks = ceilDiv(in.merge.chunkKeys, in.merge.blockKeys);
+        if (in.indirect) {
+            Step& launch = addLaunch();
+            launch.grid = Grid{1, 1};
+            launch.constants.flags |= kFlagMergeLaunch;
+            launch.constants.singleMaxCount = in.merge.chunkKeys;
+            launch.constants.mergeBlocks = blocks;
+        }
+        const uint32_t chunks = ceilDiv(in.count, in.merge.chunkKeys);
+        Step& sort = add(Kernel::Single, 0, odd ? kSetInPlace : kSetForward);
+        sort.constants.flags |= indexFlag | kFlagMapIn;
+        sort.argsWord = kLaunchSingleArgs;
+        if (!in.indirect) sort.grid = gridFor(chunks, in.maxWorkgroupCountX);
+        timestampsThrough(1);
+        Step& merge = add(Kernel::MergeRank, 0, odd ? kSetForward : kSetBackward);
+        merge.constants.flags |= kFlagMapOut;
+        merge.constants.singleMaxCount = in.merge.chunkKeys;
+        merge.argsWord = kLaunchTileArgs;
+        if (!in.indirect) merge.grid = gridFor(chunks * blocks, in.maxWorkgroupCountX);
+        merge.barrier = Barrier::None;
+        timestampsThrough(out.timestampCount - 1);
+    }
+
     void build() {
         const uint32_t passCount = in.passes.passCount;
         out.stepCount = 0;
@@ -290,24 +338,13 @@ struct Builder {
             return;
         }
         // Up to a few chunks of the single-workgroup sort's tile (the rule in the public header:
-        // mergeSortMaxCount): that sort's dispatch sorts each chunk in a workgroup of its own and
-        // leaves it in sort order in the other buffer of the pair from where the result belongs
-        // (the caller's ranges, in place, for an odd pass count), and the merge step places every
-        // key from there.
+        // mergeSortMaxCount; an indirect sort by its capacity, the compare sort aside).
         limits.mergeSortMaxCount = in.merge.maxCount;
-        if (!in.indirect && vksortTakesMergeSort(&limits, in.keyType, passCount, in.count)) {
-            const bool odd = passCount % 2 == 1;
-            const uint32_t chunks = ceilDiv(in.count, in.merge.chunkKeys);
-            Step& sort = add(Kernel::Single, 0, odd ? kSetInPlace : kSetForward);
-            sort.constants.flags |= indexFlag | kFlagMapIn;
-            sort.grid = gridFor(chunks, in.maxWorkgroupCountX);
-            timestampsThrough(1);
-            Step& merge = add(Kernel::MergeRank, 0, odd ? kSetForward : kSetBackward);
-            merge.constants.flags |= kFlagMapOut;
-            merge.constants.singleMaxCount = in.merge.chunkKeys;
-            merge.grid = gridFor(chunks * ceilDiv(in.merge.chunkKeys, in.merge.blockKeys), in.maxWorkgroupCountX);
-            merge.barrier = Barrier::None;
-            timestampsThrough(out.timestampCount - 1);
+        VksortSorterProperties indirectLimits = limits;
+        indirectLimits.compareSortMaxCount = 0;
+        if (in.indirect ? vksortTakesMergeSort(&indirectLimits, in.keyType, passCount, in.maxCount) == VK_TRUE
+                        : vksortTakesMergeSort(&limits, in.keyType, passCount, in.count) == VK_TRUE) {
+            buildMergeSort(indexFlag);
             return;
         }
         if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {
@@ -326,20 +363,9 @@ struct Builder {
         // passes. A capacity that one workgroup sorts records no passes, and one workgroup of tile
         // counts to launch it.
         if (in.indirect) {
-            if (!in.countBound) {
-                Step& copy = out.steps[out.stepCount++];
-                copy = Step{};
-                copy.kind = StepKind::CopyCount;
-                copy.barrier = Barrier::TransferToCompute;
-            }
             const bool passes = !vksortSingleWorkgroup(in.maxCount, in.singleMaxCount);
-            Step& counts = add(Kernel::TileCounts, 0, kSetLaunch);
-            counts.indirect = false;
+            Step& counts = addLaunch();
             counts.grid = passes ? gridFor(ceilDiv(in.maxCount, in.tile.tileSize()), in.maxWorkgroupCountX) : Grid{1, 1};
-            counts.constants.count = in.countWord;
-            counts.constants.singleMaxCount = in.singleMaxCount;
-            counts.constants.dispatchWidth = in.maxWorkgroupCountX;
-            counts.barrier = Barrier::ComputeAndIndirect;
             Step& single = add(Kernel::Single, 0, singleSet);
             single.constants.flags |= singleFlags;
             single.argsWord = kLaunchSingleArgs;

@@ -145,12 +145,16 @@ TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row
     TileConfig c = main;
     c.exchangeBuffers = 1;
     c.keysPerThread = 1;
-    // The largest power of two within the row's size and the device's limit, from a block of 4
-    // keys (a sample per four keys: shaders/merge_rank.comp), halved until its shared memory fits.
+    // Lanes per key: a power of two, at most kMergeChunks (each lane's share of the windows' loads
+    // is then at least one: shaders/merge_rank.comp), and few enough that a block of 4 keys fits
+    // the device's workgroup.
+    const uint32_t limit = workgroupLimit(device, control);
     c.keyLanes = 1;
-    while (c.keyLanes * 2 <= std::max(1u, row.merge.keyLanes)) c.keyLanes *= 2;
+    while (c.keyLanes * 2 <= std::min(row.merge.keyLanes, kMergeChunks) && c.keyLanes * 8 <= limit) c.keyLanes *= 2;
+    // The largest power of two within the row's size and the device's limit, from a block of 4
+    // keys (a sample per four keys), halved until its shared memory fits.
     const uint32_t smallest = 4 * c.keyLanes;
-    const uint32_t wanted = std::min(row.merge.workgroupSize, workgroupLimit(device, control));
+    const uint32_t wanted = std::min(row.merge.workgroupSize, limit);
     for (c.workgroupSize = smallest; c.workgroupSize * 2 <= wanted;) c.workgroupSize *= 2;
     while (mergeRankSharedMemoryBytes(c) > device.maxSharedMemoryBytes && c.workgroupSize > smallest) c.workgroupSize /= 2;
     applySubgroupRules(device, control, &c);

@@ -295,6 +295,7 @@ TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", 
         for (uint32_t shared : {49152u, 16384u, 4096u, 1024u}) {
             for (uint32_t chunkKeys : {4096u, 1000u, 64u}) {
                 for (TuningRow::Merge shape : {TuningRow::Merge{65536, 1024, 4}, TuningRow::Merge{5000, 96, 3},
+                                               TuningRow::Merge{65536, 1024, 32}, TuningRow::Merge{65536, 64, 64},
                                                TuningRow::Merge{}}) {
                     DeviceFacts device = typicalGpu();
                     device.maxWorkgroupInvocations = device.maxWorkgroupSizeX = limit;
@@ -306,15 +307,19 @@ TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", 
                                   << shape.maxCount << ", " << shape.workgroupSize << " x " << shape.keyLanes);
                     CHECK(launch.maxCount <= uint64_t(kMergeChunks) * chunkKeys);
                     CHECK(launch.maxCount <= shape.maxCount);
+                    // The pipeline is created whether or not the merge sort is taken: on any
+                    // device Vulkan allows (at least 128 invocations, 16 KiB) it fits.
+                    CHECK(isPowerOfTwo(c.workgroupSize));
+                    CHECK(isPowerOfTwo(c.keyLanes));
+                    CHECK(c.keyLanes <= std::max(1u, std::min(shape.keyLanes, kMergeChunks)));
+                    CHECK(c.workgroupSize / c.keyLanes >= 4);
+                    if (limit >= 128) CHECK(c.workgroupSize <= limit);
+                    if (shared >= 16384) CHECK(mergeRankSharedMemoryBytes(c) <= shared);
                     if (launch.maxCount == 0) continue;
                     CHECK(launch.maxCount > chunkKeys);
                     CHECK(launch.chunkKeys == chunkKeys);
-                    CHECK(isPowerOfTwo(c.workgroupSize));
-                    CHECK(isPowerOfTwo(c.keyLanes));
-                    CHECK(c.keyLanes <= std::max(1u, shape.keyLanes));
                     CHECK(c.workgroupSize <= std::min(limit, shape.workgroupSize));
                     CHECK(launch.blockKeys == c.workgroupSize / c.keyLanes);
-                    CHECK(launch.blockKeys >= 4);
                     CHECK(mergeRankSharedMemoryBytes(c) <= shared);
                 }
             }

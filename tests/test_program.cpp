@@ -249,6 +249,8 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     CHECK((sort.constants.flags & (kFlagMapIn | kFlagMapOut)) == kFlagMapIn);
                     CHECK(((sort.constants.flags & kFlagIndexValues) != 0) == index);
                     CHECK(sort.barrier == Barrier::Compute);
+                    // Query 1 after the chunk sort, query 2 (and every later one) after the merge.
+                    CHECK((sort.firstTimestamp == 1 && sort.timestampCount == 1));
                     // The merge step, 16 workgroups of 256 keys per chunk, writes the result.
                     const Step& merge = p.steps[1];
                     CHECK(merge.kernel == Kernel::MergeRank);
@@ -261,15 +263,60 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     CHECK((merge.constants.flags & (kFlagMapIn | kFlagMapOut | kFlagIndexValues)) == kFlagMapOut);
                     CHECK_FALSE(merge.indirect);
                     CHECK(merge.barrier == Barrier::None);
+                    CHECK((merge.firstTimestamp == 2 && merge.timestampCount == passes));
                 }
             }
         }
     }
-    // Indirect sorts never take it.
-    ProgramInput indirect = input(20000, 0, 32);
-    indirect.merge = MergeConfig{65536, 4096, 256};
-    indirect.indirect = true;
-    CHECK(countKernel(build(indirect), Kernel::MergeRank) == 0);
+    // An indirect sort takes it by its capacity (the compare sort aside): the tile counts, one
+    // workgroup, read the count and launch the chunk sort and the merge step for it.
+    for (uint32_t capacity : {4096u, 4097u, 8192u, 20000u, 65536u, 65537u}) {
+        for (bool bound : {false, true}) {
+            for (uint32_t end : {4u, 8u, 12u, 32u}) {
+                ProgramInput indirect = input(capacity, 0, end);
+                indirect.compare = CompareConfig{5000, 512, 32};
+                indirect.merge = MergeConfig{65536, 4096, 256};
+                indirect.indirect = true;
+                indirect.countBound = bound;
+                const Program p = build(indirect);
+                const uint32_t passes = indirect.passes.passCount;
+                INFO("capacity " << capacity << (bound ? ", count bound" : ", count copied") << ", bits 0:" << end);
+                checkTimestamps(p);
+                if (passes < 2 || capacity <= 4096 || capacity > 65536 * passes / 8) {
+                    CHECK(countKernel(p, Kernel::MergeRank) == 0);
+                    continue;
+                }
+                const uint32_t first = bound ? 0u : 1u;
+                REQUIRE(p.stepCount == first + 3);
+                if (!bound) CHECK(p.steps[0].kind == StepKind::CopyCount);
+                const Step& launch = p.steps[first];
+                CHECK(launch.kernel == Kernel::TileCounts);
+                CHECK(launch.set == kSetLaunch);
+                CHECK_FALSE(launch.indirect);
+                CHECK((launch.grid.x == 1 && launch.grid.y == 1));
+                CHECK((launch.constants.flags & (kFlagIndirect | kFlagMergeLaunch)) == (kFlagIndirect | kFlagMergeLaunch));
+                CHECK(launch.constants.singleMaxCount == 4096);
+                CHECK(launch.constants.mergeBlocks == 16);
+                CHECK(launch.barrier == Barrier::ComputeAndIndirect);
+                const bool odd = passes % 2 == 1;
+                const Step& sort = p.steps[first + 1];
+                CHECK(sort.kernel == Kernel::Single);
+                CHECK(sort.set == (odd ? kSetInPlace : kSetForward));
+                CHECK(sort.indirect);
+                CHECK(sort.argsWord == kLaunchSingleArgs);
+                CHECK((sort.constants.flags & (kFlagIndirect | kFlagMapIn | kFlagMapOut)) == (kFlagIndirect | kFlagMapIn));
+                CHECK(sort.barrier == Barrier::Compute);
+                const Step& merge = p.steps[first + 2];
+                CHECK(merge.kernel == Kernel::MergeRank);
+                CHECK(merge.set == (odd ? kSetForward : kSetBackward));
+                CHECK(merge.indirect);
+                CHECK(merge.argsWord == kLaunchTileArgs);
+                CHECK((merge.constants.flags & (kFlagIndirect | kFlagMapIn | kFlagMapOut)) == (kFlagIndirect | kFlagMapOut));
+                CHECK(merge.constants.singleMaxCount == 4096);
+                CHECK(merge.barrier == Barrier::None);
+            }
+        }
+    }
 }
 
 TEST_CASE("program: tile counts, then per pass a scan (none for few tiles) and a reorder that counts the "

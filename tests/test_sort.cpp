@@ -573,56 +573,70 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
 }
 
 TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, partial chunks and blocks, windows "
-          "too long for their room",
+          "in shared memory and too long for it",
           "[sort][merge]") {
-    // A row whose merge sort is unlike the shipped one's: chunks of 256 keys (the single-workgroup
-    // sort's tile), merged by workgroups of 16 invocations, 2 per key (blocks of 8 keys, windows
-    // of 16, a sample every 128 keys; fewer invocations than the 32 window ends of 16 chunks), up
-    // to 16 chunks; no compare sort. Few distinct keys make windows longer than their room, which
-    // the merge searches in memory.
-    vksort::TuningRow row = vksort::kTuningTable[1];
-    row.tile = {64, 4};
-    row.single.keysPerThread = 4;
-    row.compare.maxCount = 0;
-    row.merge = {4096, 16, 2};
+    // Rows whose merge sort is unlike the shipped one's: chunks of 256 keys (the single-workgroup
+    // sort's tile), up to 16 chunks (8 of 64-bit keys), no compare sort; merged by workgroups of
+    // 128 invocations, 2 per key (blocks of 64 keys, windows of 128, a sample every 16 keys: most
+    // windows fit shared memory), or of 16 invocations, 2 per key (blocks of 8 keys, windows of 16,
+    // a sample every 128 keys: fewer invocations than the 32 window ends of 16 chunks, and most
+    // windows too long, searched in memory). Few distinct keys make long windows too.
     vkctx::Context& ctx = vktest::context();
     const VksortKeyType keys[] = {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT32, VKSORT_KEY_TYPE_FLOAT32,
                                   VKSORT_KEY_TYPE_UINT64, VKSORT_KEY_TYPE_INT64, VKSORT_KEY_TYPE_FLOAT64};
     const VksortValueType values[] = {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX,
                                       VKSORT_VALUE_TYPE_UINT64};
-    SorterOptions options;
-    VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
-    VksortSorter sorter = VK_NULL_HANDLE;
-    REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
-    const VksortSorterProperties p = vktest::properties(sorter);
-    REQUIRE(p.mergeSortMaxCount == 4096);
-    REQUIRE(p.singleDispatchMaxCount == 256);
-    // One past the single-workgroup sort (a chunk of one key); a partial block; two whole chunks
-    // and one more key; a partial chunk; 16 chunks, the limit, and one past it (the passes).
-    const uint32_t counts[] = {257, 300, 513, 1000, 4095, 4096, 4097};
-    // All bits (the merge writes the caller's ranges), and ranges of odd pass counts (the chunks
-    // sorted in place, the result in the scratch buffer), one of them above bit 32 of 64-bit keys.
-    const uint32_t ranges[][2] = {{0, 0}, {0, 4}, {3, 15}, {8, 28}, {33, 61}};
-    uint32_t n = 0;
-    for (uint32_t count : counts) {
-        for (const auto& range : ranges) {
-            for (size_t v = 0; v < 4; ++v) {
-                Case c;
-                c.key = keys[(n + v) % 6];
-                if (range[1] > 32 && c.key < VKSORT_KEY_TYPE_UINT64) continue;
-                c.value = values[v];
-                c.count = count;
-                c.beginBit = range[0];
-                c.endBit = range[1];
-                c.dist = n % 3 == 0 ? vktest::dist(Distribution::Few, 3) : vktest::dist(Distribution::Uniform);
-                c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
-                c.maxCount = count + (n % 3) * 50;
-                c.seed = 2300 + n++;
-                c.sorter = options;
-                INFO("merge row, " << c.describe());
-                vktest::sortAndCheck(c, sorter);
+    for (uint32_t workgroup : {128u, 16u}) {
+        vksort::TuningRow row = vksort::kTuningTable[1];
+        row.tile = {64, 4};
+        row.single.keysPerThread = 4;
+        row.compare.maxCount = 0;
+        row.merge = {4096, workgroup, 2};
+        SorterOptions options;
+        VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
+        VksortSorter sorter = VK_NULL_HANDLE;
+        REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+        const VksortSorterProperties p = vktest::properties(sorter);
+        REQUIRE(p.mergeSortMaxCount == 4096);
+        REQUIRE(p.singleDispatchMaxCount == 256);
+        // One past the single-workgroup sort (a chunk of one key); a partial block; two whole
+        // chunks and one more key; a partial chunk; 7 and 8 chunks, the most of 64-bit keys, and
+        // one more; 16 chunks, the limit of 32-bit keys, and one past it (the passes).
+        const uint32_t counts[] = {257, 300, 513, 1000, 1793, 2048, 2049, 4095, 4096, 4097};
+        // All bits (the merge writes the caller's ranges), and ranges of odd pass counts (the
+        // chunks sorted in place, the result in the scratch buffer), one of them above bit 32 of
+        // 64-bit keys; one pass never takes the merge sort.
+        const uint32_t ranges[][2] = {{0, 0}, {0, 4}, {3, 15}, {8, 28}, {33, 61}};
+        uint32_t n = 0, merged[2] = {0, 0};
+        for (uint32_t count : counts) {
+            for (const auto& range : ranges) {
+                for (size_t v = 0; v < 4; ++v) {
+                    Case c;
+                    c.key = keys[(n + v) % 6];
+                    if (range[1] > 32 && c.key < VKSORT_KEY_TYPE_UINT64) continue;
+                    c.value = values[v];
+                    c.count = count;
+                    c.beginBit = range[0];
+                    c.endBit = range[1];
+                    c.dist = n % 3 == 0 ? vktest::dist(Distribution::Few, 3) : vktest::dist(Distribution::Uniform);
+                    c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+                    c.maxCount = count + (n % 3) * 50;
+                    c.seed = 2300 + n++;
+                    c.sorter = options;
+                    const uint32_t keyBits = vksortKeySize(c.key) * 8;
+                    const uint32_t end = range[1] == 0 ? keyBits : range[1];
+                    const uint32_t passes = (end - range[0] + 3) / 4;
+                    merged[keyBits / 64] += vksortTakesMergeSort(&p, c.key, passes, count) == VK_TRUE ? 1 : 0;
+                    INFO("merge row, " << workgroup << " invocations, " << c.describe());
+                    vktest::sortAndCheck(c, sorter);
+                }
             }
         }
+        // Both key widths took the merge sort, 64-bit keys up to their 8 chunks.
+        CHECK(merged[0] >= 20);
+        CHECK(merged[1] >= 10);
+        CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 2048) == VK_TRUE);
+        CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 2049) == VK_FALSE);
+        vksortDestroySorter(sorter);
     }
-    vksortDestroySorter(sorter);
 }

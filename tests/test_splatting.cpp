@@ -385,7 +385,7 @@ void runFrames(vkctx::Context& ctx, VksortSorter sorter, bool pushed) {
     vktest::requireCleanValidation(ctx);
 }
 
-// A sorter for what the renderer sorts (f32 depths with u32 indices: 5 pipelines), with or
+// A sorter for what the renderer sorts (f32 depths with u32 indices: 6 pipelines), with or
 // without push descriptors whatever the context enabled.
 struct Sorter {
     VksortSorter handle = VK_NULL_HANDLE;

@@ -384,9 +384,9 @@ typedef struct VksortSorterProperties {
      * counts of an even P. Its work grows with the square of the count, hence the low limit.
      * vksortCmdSortIndirect and vksortCmdSortSegments never take it. */
     uint32_t compareSortMaxCount;
-    /* The merge sort's limit for 32-bit keys (65536 on NVIDIA GPUs with 32-wide subgroups and at
-     * least 48 KiB of shared memory, and elsewhere where the shared memory holds 16 chunks of
-     * singleDispatchMaxCount keys; 64-bit keys: half of it; 0 where it holds fewer than two). A
+    /* The merge sort's limit for 32-bit keys: the device's tuning row's (65536 on every row), at
+     * most 16 chunks of singleDispatchMaxCount keys; 64-bit keys: half of it; 0 where that is no
+     * more than one chunk. A
      * vksortCmdSort of `count` keys over P >= 2 passes, of the key's K, that the compare sort does
      * not take, with singleDispatchMaxCount < count <= that limit * P / K (its merge step costs
      * the same whatever the passes; one pass is two dispatches already; vksortTakesMergeSort),
@@ -394,8 +394,10 @@ typedef struct VksortSorterProperties {
      * pass: the single-workgroup sort sorts each chunk of
      * singleDispatchMaxCount keys in a workgroup of its own, and the merge step places each key
      * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
-     * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect and
-     * vksortCmdSortSegments never take it. */
+     * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes
+     * it where the rule holds for the bindings' maxCount on a sorter without the compare sort
+     * (compareSortMaxCount 0), whatever the count read: its tile counts, one workgroup, read the
+     * count and launch both dispatches for it. vksortCmdSortSegments never takes it. */
     uint32_t mergeSortMaxCount;
 } VksortSorterProperties;
 
@@ -717,7 +719,7 @@ typedef struct VksortSegmentsInfo {
  * each, every pass, with a tile of that size; larger ones through the digit passes of
  * vksortCmdSort, with tiles that start at segment starts and offsets found within each segment,
  * so that a few large segments take about the time of one vksortCmdSort of their keys (one
- * through the passes: above mergeSortMaxCount keys). Uniform
+ * through the passes: above the merge sort's limit, see mergeSortMaxCount). Uniform
  * segments (segmentSize clamped to the count) fill one class, and a shorter last one perhaps
  * another: only those classes' dispatches are recorded. By offsets, the
  * tiny segments' dispatch comes first, then two dispatches that list the other classes' segments

@@ -483,18 +483,27 @@ bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t pas
     return !indirect && vksortTakesCompareSort(&p, key, passes, count) == VK_TRUE;
 }
 
-// Whether the sort takes the merge sort (never an indirect one).
-bool mergesChunks(const VksortSorterProperties& p, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
-    return !indirect && vksortTakesMergeSort(&p, key, passes, count) == VK_TRUE;
+// Whether the sort takes the merge sort: an indirect one by the bindings' capacity, the compare
+// sort aside (VksortSorterProperties::mergeSortMaxCount).
+bool mergesChunks(const VksortSorterProperties& p, uint32_t count, uint32_t capacity, uint32_t passes, VksortKeyType key,
+                  bool indirect) {
+    if (!indirect) return vksortTakesMergeSort(&p, key, passes, count) == VK_TRUE;
+    VksortSorterProperties noCompare = p;
+    noCompare.compareSortMaxCount = 0;
+    return vksortTakesMergeSort(&noCompare, key, passes, capacity) == VK_TRUE;
 }
 
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
 // the merge sort's chunk sort, or the whole sort where it has no passes; an indirect sort's tile
 // counts, which launch the rest, with its one-dispatch sort and any count copy.
-std::string firstStep(const VksortSorterProperties& p, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
-    if (indirect) return "tile counts and one-dispatch sort";
+std::string firstStep(const VksortSorterProperties& p, uint32_t count, uint32_t capacity, uint32_t passes,
+                      VksortKeyType key, bool indirect) {
+    if (indirect) {
+        return mergesChunks(p, count, capacity, passes, key, indirect) ? "tile counts and chunk sort"
+                                                                       : "tile counts and one-dispatch sort";
+    }
     if (comparesPairs(p, count, passes, key, indirect)) return "compare sort";
-    if (mergesChunks(p, count, passes, key, indirect)) return "chunk sort";
+    if (mergesChunks(p, count, capacity, passes, key, indirect)) return "chunk sort";
     return count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
 }
 
@@ -577,14 +586,15 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         VksortSorterProperties properties{};
         vksortGetSorterProperties(sorter, &properties);
         const uint32_t tiles = (o.count + rig.tileSize() - 1) / rig.tileSize();
-        const std::string first = firstStep(properties, o.count, where.passCount, o.keyType, o.indirect);
+        const uint32_t capacity = o.capacity != 0 ? o.capacity : o.count;
+        const std::string first = firstStep(properties, o.count, capacity, where.passCount, o.keyType, o.indirect);
         if (comparesPairs(properties, o.count, where.passCount, o.keyType, o.indirect)) {
             std::printf("sort-test: GPU time (median): %s %.3f ms (every pair of keys compared, no passes)\n",
                         first.c_str(), statsOf(kinds[0]).median);
-        } else if (mergesChunks(properties, o.count, where.passCount, o.keyType, o.indirect)) {
-            std::printf("sort-test: GPU time (median): %s %.3f ms, merge %.3f ms (%u chunks of %u keys)\n", first.c_str(),
-                        statsOf(kinds[0]).median, statsOf(kinds[1]).median,
-                        (o.count + properties.singleDispatchMaxCount - 1) / properties.singleDispatchMaxCount,
+        } else if (mergesChunks(properties, o.count, capacity, where.passCount, o.keyType, o.indirect)) {
+            const uint32_t chunks = (o.count + properties.singleDispatchMaxCount - 1) / properties.singleDispatchMaxCount;
+            std::printf("sort-test: GPU time (median): %s %.3f ms, merge %.3f ms (%u %s of up to %u keys)\n", first.c_str(),
+                        statsOf(kinds[0]).median, statsOf(kinds[1]).median, chunks, chunks == 1 ? "chunk" : "chunks",
                         properties.singleDispatchMaxCount);
         } else if (o.count <= properties.singleDispatchMaxCount) {
             std::printf("sort-test: GPU time (median): %s %.3f ms (all %u passes in one workgroup)\n", first.c_str(),
@@ -655,9 +665,10 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
 // Which way the sorter sorted `count` keys (VksortSorterProperties): by comparing every pair, by
 // sorting chunks and merging them, in one dispatch, or by tiles with a scan of their digit counts
 // per pass.
-const char* methodOf(const VksortSorterProperties& sorter, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
+const char* methodOf(const VksortSorterProperties& sorter, uint32_t count, uint32_t capacity, uint32_t passes,
+                     VksortKeyType key, bool indirect) {
     if (comparesPairs(sorter, count, passes, key, indirect)) return "compare";
-    if (mergesChunks(sorter, count, passes, key, indirect)) return "merge";
+    if (mergesChunks(sorter, count, capacity, passes, key, indirect)) return "merge";
     return count <= sorter.singleDispatchMaxCount ? "single" : "scan";
 }
 
@@ -691,7 +702,7 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                      "\"shader_copy_bytes_per_s\": %.6e, \"floor_ms\": %.6f, "
                      "\"fraction_of_floor\": %.4f, \"cpu_sort_ms\": %.6f, \"record_us\": %.3f, \"verified\": \"%s\"}%s\n",
                      hostdata::toString(p.key), hostdata::toString(p.value), p.count, p.capacity, hostdata::toString(o.dist).c_str(),
-                     methodOf(sorter, p.count, p.passes, p.key, o.indirect), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
+                     methodOf(sorter, p.count, p.capacity, p.passes, p.key, o.indirect), p.passes, p.total.median, p.total.min, p.total.max, rate, p.kinds[0].median,
                      p.kinds[1].median, p.tiles,
                      p.withQueries.median, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.recordUs.median,
@@ -711,7 +722,7 @@ void writeCsv(FILE* f, const std::vector<Point>& points, const Options& o, const
                      p.total.min, p.total.max, double(p.count) / (p.total.median * 1e-3), p.kinds[0].median,
                      p.kinds[1].median, p.tiles, p.bytesPerKey, p.copyBandwidth, p.shaderCopyBandwidth, p.floorMs,
                      p.floorMs / p.total.median, p.cpuMs, p.verified.c_str(), VKSORT_DESCRIBE, sorter.workgroupSize,
-                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count, p.passes, p.key, o.indirect), hostdata::toString(o.dist).c_str());
+                     sorter.keysPerThread, sorter.tileSize, methodOf(sorter, p.count, p.capacity, p.passes, p.key, o.indirect), hostdata::toString(o.dist).c_str());
     }
 }
 
@@ -796,7 +807,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes, !o.indirect && count <= properties.singleDispatchMaxCount,
                                                  comparesPairs(properties, count, p.passes, key, o.indirect),
-                                                 mergesChunks(properties, count, p.passes, key, o.indirect));
+                                                 mergesChunks(properties, count, capacity, p.passes, key, o.indirect));
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
                 double best = std::max(p.copyBandwidth, p.shaderCopyBandwidth);
