@@ -45,7 +45,9 @@ uvec2 windowBits(uint i) {
     return KEY_WORDS == 2u ? uvec2(s_windows[2u * i], s_windows[2u * i + 1u]) : uvec2(s_windows[i], 0u);
 }
 
-uint chunkLength(uint chunk) { return min(pc.singleMaxCount, elementCount() - chunk * pc.singleMaxCount); }
+// The count, read once (an indirect sort's lies in the tables, which every load would read again).
+uint g_count;
+uint chunkLength(uint chunk) { return min(pc.singleMaxCount, g_count - chunk * pc.singleMaxCount); }
 uint sampleCount(uint chunk, uint stride) { return vksortCeilDiv(chunkLength(chunk), stride); }
 
 // The keys in sort order have no mapping left, only the sorted bits to take.
@@ -146,7 +148,8 @@ uint keysAhead(uint chunk, uint stride, uvec2 mine, bool earlier, DigitMap bits)
 }
 
 void main() {
-    uint chunkKeys = pc.singleMaxCount, count = elementCount();
+    g_count = elementCount();
+    uint chunkKeys = pc.singleMaxCount, count = g_count;
     uint chunks = vksortCeilDiv(count, chunkKeys), blocks = vksortCeilDiv(chunkKeys, BLOCK_KEYS);
     uint own = flatWorkgroupIndex() / blocks;
     // (The host merges at most MAX_CHUNKS chunks.)
