@@ -353,7 +353,8 @@ typedef struct VksortSorterProperties {
      * compareSortMaxCount and vksortTakesCompareSort); vksortCmdSortIndirect records the tile
      * counts, which read the count and launch it, before
      * it, after a count copy without push descriptors, and with bindings of at most this
-     * capacity nothing after it. */
+     * capacity nothing after it (with larger bindings that the merge sort takes, see
+     * mergeSortMaxCount, the same dispatch sorts its chunks). */
     uint32_t singleDispatchMaxCount;
     /* The subgroup size the pipelines were created for (the required size, or the device's
      * default), and the smallest one the shared arrays are sized for (narrower subgroups still
@@ -651,7 +652,9 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * count return at once), every later one only the work the count needs, and the dispatches of
  * the path a count does not take (the single-workgroup sort, or the passes) no workgroup. What is recorded depends on the
  * bindings' maxCount, which bounds the count: up to singleDispatchMaxCount the tile counts (one
- * workgroup, which reads the count and launches the rest) and the single-workgroup sort; while
+ * workgroup, which reads the count and launches the rest) and the single-workgroup sort; where
+ * the merge sort's rule holds for maxCount (see mergeSortMaxCount), the tile counts (one
+ * workgroup) and the merge sort's chunk sort and merge step; while
  * maxCount's tiles are few enough for every reorder to sum their counts itself (2^21 keys on
  * NVIDIA, 2^19 elsewhere, with the default tile) no scan step; above, a scan step per pass, which
  * launches nothing when the count needs none. So bindings sized close to the counts you sort
