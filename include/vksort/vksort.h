@@ -387,16 +387,15 @@ typedef struct VksortSorterProperties {
     uint32_t compareSortMaxCount;
     /* The merge sort's limit for 32-bit keys: the device's tuning row's (65536 on every row), at
      * most 16 chunks of singleDispatchMaxCount keys; 64-bit keys: half of it; 0 where that is no
-     * more than one chunk. A
-     * vksortCmdSort of `count` keys over P >= 2 passes, of the key's K, that the compare sort does
-     * not take, with singleDispatchMaxCount < count <= that limit * P / K (its merge step costs
-     * the same whatever the passes; one pass is two dispatches already; vksortTakesMergeSort),
-     * takes two dispatches with a barrier between them instead of one more than a dispatch per
-     * pass: the single-workgroup sort sorts each chunk of
+     * more than one chunk. A vksortCmdSort of `count` keys over P >= 2 passes, of the key's K, that
+     * the compare sort does not take, with singleDispatchMaxCount < count <= that limit * P / K
+     * (its merge step costs the same whatever the passes; one pass is two dispatches already;
+     * vksortTakesMergeSort), takes two dispatches with a barrier between them instead of one more
+     * than a dispatch per pass: the single-workgroup sort sorts each chunk of
      * singleDispatchMaxCount keys in a workgroup of its own, and the merge step places each key
      * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
-     * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes
-     * it where the rule holds for the bindings' maxCount on a sorter without the compare sort
+     * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes it
+     * where the rule holds for the bindings' maxCount on a sorter without the compare sort
      * (compareSortMaxCount 0), whatever the count read: its tile counts, one workgroup, read the
      * count and launch both dispatches for it. vksortCmdSortSegments never takes it. */
     uint32_t mergeSortMaxCount;
