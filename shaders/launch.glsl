@@ -9,7 +9,7 @@
 // dispatches of the path not taken, and workgroups past the count, are never launched. Folding
 // this into the tile counts saves a dependent dispatch: they launch for the capacity's tiles, and
 // each workgroup reads the count itself. Included after tile.glsl by the tile counts step, and for
-// the launch set's bindings and writeArgs by a segmented sort's classify step.
+// the launch set's bindings and writeGrid by a segmented sort's classify step.
 
 // The count: word pc.count of this range (with kFlagIndirect). Without push descriptors the range
 // is the tables (binding kBindingTables too), read here only at word kInfoRequested, which the
@@ -30,6 +30,11 @@ void writeArgs(uint at, uint x, uint y) {
     launchArgs[at + 2u] = 1u;
 }
 
+// The launch of `workgroups` workgroups, in rows.
+void writeGrid(uint at, uint workgroups) {
+    writeArgs(at, vksortGridWidth(workgroups, pc.dispatchWidth), vksortGridRows(workgroups, pc.dispatchWidth));
+}
+
 // A direct sort's size from the push constants; an indirect sort's from the caller's count, with
 // the launches of the later steps written by the first invocation of the first workgroup.
 SortSize sortSize(bool launcher) {
@@ -40,9 +45,8 @@ SortSize sortSize(bool launcher) {
         uint chunks = vksortCeilDiv(count, pc.singleMaxCount);
         if (launcher) {
             tables[kInfoCount] = count;
-            writeArgs(kLaunchSingleArgs, vksortGridWidth(chunks, pc.dispatchWidth), vksortGridRows(chunks, pc.dispatchWidth));
-            uint blocks = chunks * pc.mergeBlocks;
-            writeArgs(kLaunchTileArgs, vksortGridWidth(blocks, pc.dispatchWidth), vksortGridRows(blocks, pc.dispatchWidth));
+            writeGrid(kLaunchSingleArgs, chunks);
+            writeGrid(kLaunchTileArgs, chunks * pc.mergeBlocks);
         }
         return SortSize(count, 0u);
     }
@@ -52,7 +56,7 @@ SortSize sortSize(bool launcher) {
     if (launcher) {
         tables[kInfoCount] = count;
         tables[kInfoNumTiles] = tiles;
-        writeArgs(kLaunchTileArgs, vksortGridWidth(passTiles, pc.dispatchWidth), vksortGridRows(passTiles, pc.dispatchWidth));
+        writeGrid(kLaunchTileArgs, passTiles);
         bool inlined = vksortInlineScan(tiles, pc.inlineScanMaxTiles);
         writeArgs(kLaunchScanArgs, single || inlined ? 0u : scanWorkgroups(tiles), 1u);
         writeArgs(kLaunchSingleArgs, single && count > 0u ? 1u : 0u, 1u);

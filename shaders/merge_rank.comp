@@ -38,13 +38,6 @@ shared uint s_bounds[2u * kMergeChunks];
 // Per key of the block: its place, summed over its invocations.
 shared uint s_place[BLOCK_KEYS];
 
-uvec2 sampleBits(uint i) {
-    return KEY_WORDS == 2u ? uvec2(s_samples[2u * i], s_samples[2u * i + 1u]) : uvec2(s_samples[i], 0u);
-}
-uvec2 windowBits(uint i) {
-    return KEY_WORDS == 2u ? uvec2(s_windows[2u * i], s_windows[2u * i + 1u]) : uvec2(s_windows[i], 0u);
-}
-
 // The count, read once (an indirect sort's lies in the tables, which every load would read again).
 uint g_count;
 uint chunkLength(uint chunk) { return min(pc.singleMaxCount, g_count - chunk * pc.singleMaxCount); }
@@ -76,12 +69,23 @@ void loadSamples(uint chunks, uint stride, DigitMap bits) {
     }
 }
 
-// How many of the first n samples of `chunk` go ahead of a key whose sorted bits are `mine`.
-uint samplesAhead(uint chunk, uint n, uvec2 mine, bool earlier) {
+// Where a search reads sorted bits: the samples or the windows (shared memory), or the keys.
+const uint kFromSamples = 0u, kFromWindows = 1u, kFromKeys = 2u;
+uvec2 bitsAt(uint from, uint i, DigitMap bits) {
+    if (from == kFromKeys) return sortedBits(keysIn[i], bits, pc.endBit);
+    if (from == kFromSamples) {
+        return KEY_WORDS == 2u ? uvec2(s_samples[2u * i], s_samples[2u * i + 1u]) : uvec2(s_samples[i], 0u);
+    }
+    return KEY_WORDS == 2u ? uvec2(s_windows[2u * i], s_windows[2u * i + 1u]) : uvec2(s_windows[i], 0u);
+}
+
+// How many of the n sorted keys at [first, first + n) of `from` go ahead of a key whose sorted
+// bits are `mine`: a binary search, since those that do come first.
+uint aheadIn(uint from, uint first, uint n, uvec2 mine, bool earlier, DigitMap bits) {
     uint lo = 0u, hi = n;
     while (lo < hi) {
         uint mid = (lo + hi) / 2u;
-        if (goesAhead(sampleBits(chunk * SAMPLES + mid), mine, earlier)) lo = mid + 1u;
+        if (goesAhead(bitsAt(from, first + mid, bits), mine, earlier)) lo = mid + 1u;
         else hi = mid;
     }
     return lo;
@@ -90,19 +94,19 @@ uint samplesAhead(uint chunk, uint n, uvec2 mine, bool earlier) {
 // Keys [start, end) of `chunk`, narrowed by the samples: with q samples ahead of `mine`, the
 // keys ahead of it are more than (q - 1) strides (the last such sample's key is one) and at most q
 // strides (the next sample's key is not).
-uvec2 sampledRange(uint chunk, uint stride, uvec2 mine, bool earlier) {
-    uint q = samplesAhead(chunk, sampleCount(chunk, stride), mine, earlier);
+uvec2 sampledRange(uint chunk, uint stride, uvec2 mine, bool earlier, DigitMap bits) {
+    uint q = aheadIn(kFromSamples, chunk * SAMPLES, sampleCount(chunk, stride), mine, earlier, bits);
     return uvec2(q > 0u ? (q - 1u) * stride + 1u : 0u, min(q * stride, chunkLength(chunk)));
 }
 
 // Search i of [0, 2 * chunks) finds the window of chunk i / 2 for the block's first key (even i)
 // and last key (odd i), a search per invocation.
-void findWindows(uint chunks, uint own, uint stride, uvec2 firstBits, uvec2 lastBits) {
+void findWindows(uint chunks, uint own, uint stride, uvec2 firstBits, uvec2 lastBits, DigitMap bits) {
     for (uint i = gl_LocalInvocationIndex; i < 2u * chunks; i += gl_WorkGroupSize.x) {
         uint chunk = i / 2u;
         if (chunk == own) continue;
         bool last = i % 2u == 1u;
-        uvec2 range = sampledRange(chunk, stride, last ? lastBits : firstBits, chunk < own);
+        uvec2 range = sampledRange(chunk, stride, last ? lastBits : firstBits, chunk < own, bits);
         s_bounds[i] = last ? range.y : range.x;
     }
 }
@@ -126,25 +130,15 @@ void loadWindows(uint chunks, uint own, DigitMap bits) {
     }
 }
 
-// How many keys of `chunk` go ahead of a key whose sorted bits are `mine`.
+// How many keys of `chunk` go ahead of a key whose sorted bits are `mine`: in its window, or in
+// the range of its keys the samples narrow it to.
 uint keysAhead(uint chunk, uint stride, uvec2 mine, bool earlier, DigitMap bits) {
-    uint start = s_bounds[2u * chunk], lo = 0u, hi = s_bounds[2u * chunk + 1u] - start;
-    if (hi <= WINDOW_KEYS) {
-        while (lo < hi) {
-            uint mid = (lo + hi) / 2u;
-            if (goesAhead(windowBits(chunk * WINDOW_KEYS + mid), mine, earlier)) lo = mid + 1u;
-            else hi = mid;
-        }
-        return start + lo;
+    uint start = s_bounds[2u * chunk];
+    if (windowFits(chunk)) {
+        return start + aheadIn(kFromWindows, chunk * WINDOW_KEYS, s_bounds[2u * chunk + 1u] - start, mine, earlier, bits);
     }
-    uvec2 range = sampledRange(chunk, stride, mine, earlier);
-    uint base = chunk * pc.singleMaxCount;
-    for (lo = range.x, hi = range.y; lo < hi;) {
-        uint mid = (lo + hi) / 2u;
-        if (goesAhead(sortedBits(keysIn[base + mid], bits, pc.endBit), mine, earlier)) lo = mid + 1u;
-        else hi = mid;
-    }
-    return lo;
+    uvec2 range = sampledRange(chunk, stride, mine, earlier, bits);
+    return range.x + aheadIn(kFromKeys, chunk * pc.singleMaxCount + range.x, range.y - range.x, mine, earlier, bits);
 }
 
 void main() {
@@ -171,7 +165,7 @@ void main() {
     if (lane == 0u) s_place[slot] = i;
     loadSamples(chunks, stride, bits);
     barrier();
-    findWindows(chunks, own, stride, firstBits, lastBits);
+    findWindows(chunks, own, stride, firstBits, lastBits, bits);
     barrier();
     loadWindows(chunks, own, bits);
     barrier();

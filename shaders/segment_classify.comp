@@ -56,11 +56,6 @@ void sumCounts(uint value[kClassifyClasses]) {
     barrier();
 }
 
-// The launch of `workgroups` workgroups, in rows.
-void writeGrid(uint at, uint workgroups) {
-    writeArgs(at, vksortGridWidth(workgroups, pc.dispatchWidth), vksortGridRows(workgroups, pc.dispatchWidth));
-}
-
 void main() {
     uint workgroup = gl_WorkGroupID.x, invocation = gl_LocalInvocationIndex;
     uint segments = segmentCount();

@@ -338,11 +338,9 @@ struct Builder {
             return;
         }
         // Up to a few chunks of the single-workgroup sort's tile (the rule in the public header:
-        // mergeSortMaxCount; an indirect sort by its capacity, the compare sort aside).
+        // mergeSortMaxCount; an indirect sort by its capacity).
         limits.mergeSortMaxCount = in.merge.maxCount;
-        VksortSorterProperties indirectLimits = limits;
-        indirectLimits.compareSortMaxCount = 0;
-        if (in.indirect ? vksortTakesMergeSort(&indirectLimits, in.keyType, passCount, in.maxCount) == VK_TRUE
+        if (in.indirect ? vksortIndirectTakesMergeSort(&limits, in.keyType, passCount, in.maxCount) == VK_TRUE
                         : vksortTakesMergeSort(&limits, in.keyType, passCount, in.count) == VK_TRUE) {
             buildMergeSort(indexFlag);
             return;

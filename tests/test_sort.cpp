@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "objects.hpp"
 #include "plan.hpp"
@@ -51,6 +54,41 @@ void sortBoundaries(const SorterOptions& options, uint32_t maxCount, VksortKeyTy
             c.value = value;
             c.seed = count;
             vktest::sortAndCheck(c);
+        }
+    }
+}
+
+// Sorts each count over each bit range: all bits, and ranges of odd pass counts, one of them
+// above bit 32 (64-bit keys only), cycling through the key and value types, both orders and
+// uniform or few distinct keys (every third case), each with a capacity a little above its count
+// and a seed from `seed` on. `each` sees every case before it is sorted.
+void sortRangeCases(VksortSorter sorter, const SorterOptions& options, const std::vector<uint32_t>& counts,
+                    const std::string& label, uint32_t seed, const std::function<void(const Case&)>& each = {}) {
+    const VksortKeyType keys[] = {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT32, VKSORT_KEY_TYPE_FLOAT32,
+                                  VKSORT_KEY_TYPE_UINT64, VKSORT_KEY_TYPE_INT64, VKSORT_KEY_TYPE_FLOAT64};
+    const VksortValueType values[] = {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX,
+                                      VKSORT_VALUE_TYPE_UINT64};
+    const uint32_t ranges[][2] = {{0, 0}, {0, 4}, {3, 15}, {8, 28}, {33, 61}};
+    uint32_t n = 0;
+    for (uint32_t count : counts) {
+        for (const auto& range : ranges) {
+            for (size_t v = 0; v < 4; ++v) {
+                Case c;
+                c.key = keys[(n + v) % 6];
+                if (range[1] > 32 && c.key < VKSORT_KEY_TYPE_UINT64) continue;
+                c.value = values[v];
+                c.count = count;
+                c.beginBit = range[0];
+                c.endBit = range[1];
+                c.dist = n % 3 == 0 ? vktest::dist(Distribution::Few, 3) : vktest::dist(Distribution::Uniform);
+                c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
+                c.maxCount = count + (n % 3) * 50;
+                c.seed = seed + n++;
+                c.sorter = options;
+                if (each) each(c);
+                INFO(label << c.describe());
+                vktest::sortAndCheck(c, sorter);
+            }
         }
     }
 }
@@ -532,10 +570,6 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     row.single.keysPerThread = 4;
     row.compare = {700, 64, 16, 4};
     vkctx::Context& ctx = vktest::context();
-    const VksortKeyType keys[] = {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT32, VKSORT_KEY_TYPE_FLOAT32,
-                                  VKSORT_KEY_TYPE_UINT64, VKSORT_KEY_TYPE_INT64, VKSORT_KEY_TYPE_FLOAT64};
-    const VksortValueType values[] = {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX,
-                                      VKSORT_VALUE_TYPE_UINT64};
     SorterOptions options;
     VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
     VksortSorter sorter = VK_NULL_HANDLE;
@@ -543,32 +577,9 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     REQUIRE(vktest::properties(sorter).compareSortMaxCount == 700);
     REQUIRE(vktest::properties(sorter).singleDispatchMaxCount == 256);
     // One key; a workgroup's keys and one more; a 32-bit chunk, the single-workgroup sort's limit,
-    // and one more; the limit and one past it (the passes).
-    const uint32_t counts[] = {1, 2, 16, 17, 129, 256, 257, 300, 700, 701};
-    // All bits (an even pass count: the result copied back), and ranges of odd pass counts (the
-    // result in the scratch buffer), one of them above bit 32 of 64-bit keys.
-    const uint32_t ranges[][2] = {{0, 0}, {0, 4}, {3, 15}, {8, 28}, {33, 61}};
-    uint32_t n = 0;
-    for (uint32_t count : counts) {
-        for (const auto& range : ranges) {
-            for (size_t v = 0; v < 4; ++v) {
-                Case c;
-                c.key = keys[(n + v) % 6];
-                if (range[1] > 32 && c.key < VKSORT_KEY_TYPE_UINT64) continue;
-                c.value = values[v];
-                c.count = count;
-                c.beginBit = range[0];
-                c.endBit = range[1];
-                c.dist = n % 3 == 0 ? vktest::dist(Distribution::Few, 3) : vktest::dist(Distribution::Uniform);
-                c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
-                c.maxCount = count + (n % 3) * 50;
-                c.seed = 1700 + n++;
-                c.sorter = options;
-                INFO("compare row, " << c.describe());
-                vktest::sortAndCheck(c, sorter);
-            }
-        }
-    }
+    // and one more; the limit and one past it (the passes). All bits give an even pass count (the
+    // result copied back), the other ranges an odd one (the result in the scratch buffer).
+    sortRangeCases(sorter, options, {1, 2, 16, 17, 129, 256, 257, 300, 700, 701}, "compare row, ", 1700);
     vksortDestroySorter(sorter);
 }
 
@@ -582,10 +593,6 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
     // a sample every 128 keys: fewer invocations than the 32 window ends of 16 chunks, and most
     // windows too long, searched in memory). Few distinct keys make long windows too.
     vkctx::Context& ctx = vktest::context();
-    const VksortKeyType keys[] = {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_INT32, VKSORT_KEY_TYPE_FLOAT32,
-                                  VKSORT_KEY_TYPE_UINT64, VKSORT_KEY_TYPE_INT64, VKSORT_KEY_TYPE_FLOAT64};
-    const VksortValueType values[] = {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX,
-                                      VKSORT_VALUE_TYPE_UINT64};
     for (uint32_t workgroup : {128u, 16u}) {
         vksort::TuningRow row = vksort::kTuningTable[1];
         row.tile = {64, 4};
@@ -601,37 +608,17 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         REQUIRE(p.singleDispatchMaxCount == 256);
         // One past the single-workgroup sort (a chunk of one key); a partial block; two whole
         // chunks and one more key; a partial chunk; 7 and 8 chunks, the most of 64-bit keys, and
-        // one more; 16 chunks, the limit of 32-bit keys, and one past it (the passes).
-        const uint32_t counts[] = {257, 300, 513, 1000, 1793, 2048, 2049, 4095, 4096, 4097};
-        // All bits (the merge writes the caller's ranges), and ranges of odd pass counts (the
-        // chunks sorted in place, the result in the scratch buffer), one of them above bit 32 of
-        // 64-bit keys; one pass never takes the merge sort.
-        const uint32_t ranges[][2] = {{0, 0}, {0, 4}, {3, 15}, {8, 28}, {33, 61}};
-        uint32_t n = 0, merged[2] = {0, 0};
-        for (uint32_t count : counts) {
-            for (const auto& range : ranges) {
-                for (size_t v = 0; v < 4; ++v) {
-                    Case c;
-                    c.key = keys[(n + v) % 6];
-                    if (range[1] > 32 && c.key < VKSORT_KEY_TYPE_UINT64) continue;
-                    c.value = values[v];
-                    c.count = count;
-                    c.beginBit = range[0];
-                    c.endBit = range[1];
-                    c.dist = n % 3 == 0 ? vktest::dist(Distribution::Few, 3) : vktest::dist(Distribution::Uniform);
-                    c.order = n % 2 == 0 ? VKSORT_ORDER_ASCENDING : VKSORT_ORDER_DESCENDING;
-                    c.maxCount = count + (n % 3) * 50;
-                    c.seed = 2300 + n++;
-                    c.sorter = options;
-                    const uint32_t keyBits = vksortKeySize(c.key) * 8;
-                    const uint32_t end = range[1] == 0 ? keyBits : range[1];
-                    const uint32_t passes = (end - range[0] + 3) / 4;
-                    merged[keyBits / 64] += vksortTakesMergeSort(&p, c.key, passes, count) == VK_TRUE ? 1 : 0;
-                    INFO("merge row, " << workgroup << " invocations, " << c.describe());
-                    vktest::sortAndCheck(c, sorter);
-                }
-            }
-        }
+        // one more; 16 chunks, the limit of 32-bit keys, and one past it (the passes). All bits
+        // let the merge write the caller's ranges; the odd pass counts sort the chunks in place
+        // and leave the result in the scratch buffer; one pass never takes the merge sort.
+        uint32_t merged[2] = {0, 0};
+        sortRangeCases(sorter, options, {257, 300, 513, 1000, 1793, 2048, 2049, 4095, 4096, 4097},
+                       "merge row, " + std::to_string(workgroup) + " invocations, ", 2300, [&](const Case& c) {
+                           const uint32_t keyBits = vksortKeySize(c.key) * 8;
+                           const uint32_t end = c.endBit == 0 ? keyBits : c.endBit;
+                           const uint32_t passes = (end - c.beginBit + 3) / 4;
+                           merged[keyBits / 64] += vksortTakesMergeSort(&p, c.key, passes, c.count) == VK_TRUE ? 1 : 0;
+                       });
         // Both key widths took the merge sort, 64-bit keys up to their 8 chunks.
         CHECK(merged[0] >= 20);
         CHECK(merged[1] >= 10);

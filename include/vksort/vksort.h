@@ -395,9 +395,9 @@ typedef struct VksortSorterProperties {
      * singleDispatchMaxCount keys in a workgroup of its own, and the merge step places each key
      * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
      * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes it
-     * where the rule holds for the bindings' maxCount on a sorter without the compare sort
-     * (compareSortMaxCount 0), whatever the count read: its tile counts, one workgroup, read the
-     * count and launch both dispatches for it. vksortCmdSortSegments never takes it. */
+     * where the rule holds for the bindings' maxCount, the compare sort aside
+     * (vksortIndirectTakesMergeSort), whatever the count read: its tile counts, one workgroup,
+     * read the count and launch both dispatches for it. vksortCmdSortSegments never takes it. */
     uint32_t mergeSortMaxCount;
 } VksortSorterProperties;
 
@@ -424,6 +424,16 @@ static inline VkBool32 vksortTakesMergeSort(const VksortSorterProperties* pPrope
     const uint64_t limit = (uint64_t)(pProperties->mergeSortMaxCount / (vksortKeySize(keyType) / 4u)) * passCount / keyPasses;
     if (passCount < 2u || vksortTakesCompareSort(pProperties, keyType, passCount, count)) return VK_FALSE;
     return count > pProperties->singleDispatchMaxCount && count <= limit ? VK_TRUE : VK_FALSE;
+}
+
+/* Whether vksortCmdSortIndirect over `passCount` passes, on bindings of `maxCount` keys of
+ * `keyType`, takes the merge sort (for any count it reads): vksortTakesMergeSort's rule for
+ * maxCount, the compare sort aside (an indirect sort never takes it). */
+static inline VkBool32 vksortIndirectTakesMergeSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
+                                                    uint32_t passCount, uint32_t maxCount) {
+    VksortSorterProperties withoutCompare = *pProperties;
+    withoutCompare.compareSortMaxCount = 0;
+    return vksortTakesMergeSort(&withoutCompare, keyType, passCount, maxCount);
 }
 
 /* The largest maxCount vksortGetMemoryRequirements and vksortCreateBindings accept for this key

@@ -484,13 +484,11 @@ bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t pas
 }
 
 // Whether the sort takes the merge sort: an indirect one by the bindings' capacity, the compare
-// sort aside (VksortSorterProperties::mergeSortMaxCount).
+// sort aside (vksortTakesMergeSort, vksortIndirectTakesMergeSort).
 bool mergesChunks(const VksortSorterProperties& p, uint32_t count, uint32_t capacity, uint32_t passes, VksortKeyType key,
                   bool indirect) {
-    if (!indirect) return vksortTakesMergeSort(&p, key, passes, count) == VK_TRUE;
-    VksortSorterProperties noCompare = p;
-    noCompare.compareSortMaxCount = 0;
-    return vksortTakesMergeSort(&noCompare, key, passes, capacity) == VK_TRUE;
+    return (indirect ? vksortIndirectTakesMergeSort(&p, key, passes, capacity) : vksortTakesMergeSort(&p, key, passes, count)) ==
+           VK_TRUE;
 }
 
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
