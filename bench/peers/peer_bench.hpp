@@ -25,7 +25,8 @@ public:
     virtual ~PeerRig() = default;
     // Uploads `input` (in the library's own layout) as the pristine copy every sort starts from.
     virtual void load(const hostdata::Data& input) = 0;
-    // Records the copy of the pristine input into the buffers the sort reads (transfer writes).
+    // Records the copy of the pristine input into the buffers the sort reads (transfer writes, and
+    // compute-shader writes of a GPU count).
     virtual void recordRestore(VkCommandBuffer cmd, uint32_t count) = 0;
     // Records the library's sort of `count` elements.
     virtual void recordSort(VkCommandBuffer cmd, uint32_t count) = 0;

@@ -4,14 +4,16 @@
 // alone (vrdxCmdSort) or with 32-bit values (vrdxCmdSortKeyValue), in place in the caller's
 // buffers with one storage buffer of its own, in four 8-bit passes; it needs a Vulkan 1.3 device
 // with synchronization2 and push descriptors. With --indirect the count is read on the GPU
-// (vrdxCmdSortIndirect, vrdxCmdSortKeyValueIndirect), from a buffer the restore writes, as
-// `sort-test --bench --indirect` times vksortCmdSortIndirect.
+// (vrdxCmdSortIndirect, vrdxCmdSortKeyValueIndirect), from a buffer a compute shader writes in
+// the restore (gpucount.hpp), as `sort-test --bench --indirect` times vksortCmdSortIndirect.
+#include "gpucount.hpp"
 #include "peer_bench.hpp"
 
 #include <vk_radix_sort.h>
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cstdio>
 
 #ifndef VKSORT_VRDX_REVISION
@@ -34,7 +36,7 @@ public:
     VrdxRig(vkctx::Context& ctx, VksortValueType value, uint32_t capacity)
         : ctx_(ctx), pairs_(value == VKSORT_VALUE_TYPE_UINT32), capacity_(capacity) {
         // (vrdx copies the count out of it with a transfer.)
-        if (gIndirect) countBuffer_ = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false);
+        if (gIndirect) count_ = std::make_unique<vkctx::GpuCount>(ctx);
         VrdxSorterCreateInfo info{};
         info.physicalDevice = ctx.physicalDevice();
         info.device = ctx.device();
@@ -61,7 +63,8 @@ public:
     ~VrdxRig() override {
         vkDeviceWaitIdle(ctx_.device());
         vrdxDestroySorter(sorter_);
-        for (vkctx::Buffer* b : {&keys_, &values_, &storage_, &pristineKeys_, &pristineValues_, &countBuffer_}) {
+        count_.reset();
+        for (vkctx::Buffer* b : {&keys_, &values_, &storage_, &pristineKeys_, &pristineValues_}) {
             ctx_.destroyBuffer(*b);
         }
     }
@@ -75,15 +78,18 @@ public:
         VkBufferCopy region{0, 0, VkDeviceSize(count) * 4};
         vkCmdCopyBuffer(cmd, pristineKeys_.buffer, keys_.buffer, 1, &region);
         if (pairs_) vkCmdCopyBuffer(cmd, pristineValues_.buffer, values_.buffer, 1, &region);
-        if (gIndirect) vkCmdUpdateBuffer(cmd, countBuffer_.buffer, 0, 4, &count);
+        if (gIndirect) {
+            count_->set(count);
+            count_->record(cmd);
+        }
     }
 
     void recordSort(VkCommandBuffer cmd, uint32_t count) override {
         if (gIndirect && pairs_) {
-            vrdxCmdSortKeyValueIndirect(cmd, sorter_, capacity_, countBuffer_.buffer, 0, keys_.buffer, 0, values_.buffer,
+            vrdxCmdSortKeyValueIndirect(cmd, sorter_, capacity_, count_->buffer(), 0, keys_.buffer, 0, values_.buffer,
                                         0, storage_.buffer, 0, VK_NULL_HANDLE, 0);
         } else if (gIndirect) {
-            vrdxCmdSortIndirect(cmd, sorter_, capacity_, countBuffer_.buffer, 0, keys_.buffer, 0, storage_.buffer, 0,
+            vrdxCmdSortIndirect(cmd, sorter_, capacity_, count_->buffer(), 0, keys_.buffer, 0, storage_.buffer, 0,
                                 VK_NULL_HANDLE, 0);
         } else if (pairs_) {
             vrdxCmdSortKeyValue(cmd, sorter_, count, keys_.buffer, 0, values_.buffer, 0, storage_.buffer, 0,
@@ -109,7 +115,8 @@ private:
     bool pairs_;
     uint32_t capacity_; // the buffers' count: an indirect sort's maxElementCount
     VrdxSorter sorter_ = VK_NULL_HANDLE;
-    vkctx::Buffer keys_, values_, storage_, pristineKeys_, pristineValues_, countBuffer_;
+    vkctx::Buffer keys_, values_, storage_, pristineKeys_, pristineValues_;
+    std::unique_ptr<vkctx::GpuCount> count_; // --indirect: written by a compute shader in the restore
 };
 
 } // namespace

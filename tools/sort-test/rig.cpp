@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <chrono>
 
-#include "sort_test_spirv.hpp" // copy.comp, embedded (CMakeLists.txt)
+#include "harness_spirv.hpp" // copy.comp
 
 SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
                  uint32_t capacity, bool indirect)
     : ctx_(ctx), sorter_(sorter), keyType_(keyType), valueType_(valueType), indirect_(indirect) {
-    if (indirect) countBuffer_ = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+    if (indirect) count_ = std::make_unique<vkctx::GpuCount>(ctx);
     VksortMemoryRequirementsInfo info{nullptr, capacity, keyType, valueType};
     VksortMemoryRequirements r{};
     VKCTX_CHECK(vksortGetMemoryRequirements(sorter, &info, &r));
@@ -36,7 +36,8 @@ SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType
 SortRig::~SortRig() {
     vkDeviceWaitIdle(ctx_.device());
     vksortDestroyBindings(sorter_, bindings_);
-    for (vkctx::Buffer* b : {&keys_, &values_, &scratch_, &pristineKeys_, &pristineValues_, &countBuffer_}) {
+    count_.reset();
+    for (vkctx::Buffer* b : {&keys_, &values_, &scratch_, &pristineKeys_, &pristineValues_}) {
         ctx_.destroyBuffer(*b);
     }
 }
@@ -67,12 +68,13 @@ void SortRig::recordIteration(VkCommandBuffer cmd, const VksortSortInfo& base, V
             vkCmdCopyBuffer(cmd, pristineValues_.buffer, values_.buffer, 1, &valueCopy);
         }
     }
-    if (indirect_) vkCmdUpdateBuffer(cmd, countBuffer_.buffer, 0, 4, &base.count);
+    if (indirect_) count_->record(cmd);
+    // (vksort reads the count in its shaders, or copies it: transfer.)
     VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    before.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    before.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     before.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                            VK_ACCESS_TRANSFER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0,
                          nullptr, 0, nullptr);
     VksortSortInfo info = base;
@@ -81,7 +83,7 @@ void SortRig::recordIteration(VkCommandBuffer cmd, const VksortSortInfo& base, V
     if (outerPool != VK_NULL_HANDLE) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, outerPool, outerQuery);
     const auto start = std::chrono::steady_clock::now();
     if (indirect_) {
-        VKCTX_CHECK(vksortCmdSortIndirect(cmd, sorter_, &info, countBuffer_.buffer, 0, nullptr));
+        VKCTX_CHECK(vksortCmdSortIndirect(cmd, sorter_, &info, count_->buffer(), 0, nullptr));
     } else {
         VKCTX_CHECK(vksortCmdSort(cmd, sorter_, &info, nullptr));
     }
@@ -130,6 +132,7 @@ uint32_t SortRig::tileSize() const {
 }
 
 RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* keys, std::vector<uint8_t>* values) {
+    if (count_) count_->set(info.count);
     uint32_t perRun = vksortTimestampQueryCount(passCountOf(sorter_, info));
     VkQueryPool pool = ctx_.createTimestampPool(perRun);
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
@@ -152,6 +155,7 @@ RunTimes SortRig::sortOnce(const VksortSortInfo& info, std::vector<uint8_t>* key
 
 std::vector<RunTimes> SortRig::bench(const VksortSortInfo& info, double warmupSeconds, uint32_t repetitions) {
     if (info.count == 0 || repetitions == 0) return {};
+    if (count_) count_->set(info.count);
     uint32_t perRun = vksortTimestampQueryCount(passCountOf(sorter_, info));
     VkQueryPool pool = ctx_.createTimestampPool(perRun * repetitions);
 
@@ -235,7 +239,7 @@ double SortRig::copyBandwidth(uint64_t bytes, uint32_t repetitions) {
 double SortRig::shaderCopyBandwidth(uint64_t bytes, uint32_t repetitions) {
     bytes = std::min<uint64_t>(bytes, pristineKeys_.size) / 16 * 16;
     if (bytes == 0 || repetitions == 0) return 0;
-    vkctx::ComputeKernel copy(ctx_, sorttest::kSpirvBlobs[0].words, sorttest::kSpirvBlobs[0].wordCount,
+    vkctx::ComputeKernel copy(ctx_, harnessspirv::kSpirvBlobs[0].words, harnessspirv::kSpirvBlobs[0].wordCount,
                               {pristineKeys_.buffer, keys_.buffer}, 4);
     uint32_t vectors = uint32_t(bytes / 16);
     uint32_t groups = std::min<uint32_t>((vectors + 1023) / 1024, 65535);

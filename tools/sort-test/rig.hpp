@@ -6,8 +6,10 @@
 #include <vksort/vksort.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "gpucount.hpp"
 #include "hostdata.hpp"
 #include "toolutil.hpp"
 #include "vkcontext.hpp"
@@ -28,7 +30,7 @@ using toolutil::statsOf;
 class SortRig {
 public:
     // `indirect`: sorts go through vksortCmdSortIndirect, with the count written into a GPU buffer
-    // by the same command buffer.
+    // by a compute shader in the same command buffer, as a renderer's culling pass writes it.
     SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
             uint32_t capacity, bool indirect = false);
     ~SortRig();
@@ -49,7 +51,7 @@ public:
 
     // The device's own copy bandwidth on `bytes` bytes (bytes read + written per second, median of
     // `repetitions` back-to-back copies): with vkCmdCopyBuffer, and with a plain compute-shader
-    // copy (tools/sort-test/copy.comp), which is what a sort's shaders can stream.
+    // copy (harness/copy.comp), which is what a sort's shaders can stream.
     double copyBandwidth(uint64_t bytes, uint32_t repetitions);
     double shaderCopyBandwidth(uint64_t bytes, uint32_t repetitions);
 
@@ -64,8 +66,9 @@ private:
     VksortSorter sorter_;
     VksortKeyType keyType_;
     VksortValueType valueType_;
-    vkctx::Buffer keys_, values_, scratch_, pristineKeys_, pristineValues_, countBuffer_;
+    vkctx::Buffer keys_, values_, scratch_, pristineKeys_, pristineValues_;
     bool indirect_ = false;
+    std::unique_ptr<vkctx::GpuCount> count_; // an indirect sort's count, written before every sort
     // With a sorter that pushes its descriptors the buffers go to every sort (pBuffers), as the
     // README does; otherwise through a bindings object.
     VksortBindingsCreateInfo buffers_{};

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #version 450
-// sort-test's bandwidth reference: a plain coalesced copy, 16 bytes per load and store, four
-// loads in flight per invocation, grid-stride so any size fits one dispatch. It measures what a
-// compute shader can stream on the device, next to vkCmdCopyBuffer (which some drivers run on a
-// slower copy engine).
+// A plain coalesced copy, 16 bytes per load and store, four loads in flight per invocation,
+// grid-stride so any size fits one dispatch. sort-test's bandwidth reference: what a compute
+// shader can stream on the device, next to vkCmdCopyBuffer (which some drivers run on a slower
+// copy engine). Also the benchmarks' GPU count (gpucount.hpp): one vector, written by a shader.
 layout(local_size_x = 256) in;
 layout(push_constant) uniform Push { uint vectors; } pc;
 layout(set = 0, binding = 0, std430) restrict readonly buffer Source { uvec4 source[]; };
