@@ -17,16 +17,22 @@
  * tiles that start at segment starts), 2 for the same by the classify step's lists of segments
  * (VKSORT_SEGMENTED=2); the tile it is specialized with (0:
  * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup, 3: the tiny
- * segments' workgroup, 4: the short segments' tile, 5: the compare sort's, 6: the merge step's); the C++ function
+ * segments' workgroup, 4: the short segments' tile, 5: the compare sort's, 6: the merge step's, 7: the
+ * main tile for the single-workgroup sort's kernel, the single_main rows); the C++ function
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * The reorder has no _shuffle twin: ranking in registers takes registers that otherwise keep more
  * of its workgroups resident.
+ * single_main is the single-workgroup sort on the main tile: sorts that fit it, and the merge
+ * sort's chunks where kMergeChunks of them hold the count, take half the steps per pass of the
+ * single rows' larger tile. A row built from the same source with the same defines as an earlier
+ * row (single_main's variants, the single ones') embeds no second copy of the SPIR-V.
  * Rows are in the order pipelines are created and listed. One row per line, nothing else on it:
  * CMake reads these lines with a regular expression. */
 VKSORT_KERNEL(TileCounts, tile_counts, tile_counts, 1, 0, 0, 1, 0, 0, 0, tileCountsSharedMemoryBytes)
 VKSORT_KERNEL(Scan, scan, scan, 0, 0, 0, 1, 1, 0, 2, scanSharedMemoryBytes)
 VKSORT_KERNEL(Reorder, reorder, reorder, 1, 1, 0, 1, 1, 0, 0, reorderSharedMemoryBytes)
 VKSORT_KERNEL(Single, single, single, 1, 1, 1, 0, 0, 0, 1, singleSharedMemoryBytes)
+VKSORT_KERNEL(SingleMain, single_main, single, 1, 1, 1, 0, 0, 0, 7, singleSharedMemoryBytes)
 VKSORT_KERNEL(CompareSort, compare_sort, compare_sort, 1, 1, 0, 0, 0, 0, 5, compareSortSharedMemoryBytes)
 VKSORT_KERNEL(MergeRank, merge_rank, merge_rank, 1, 1, 0, 0, 0, 0, 6, mergeRankSharedMemoryBytes)
 VKSORT_KERNEL(SegmentTiny, segment_tiny, segment_tiny, 1, 1, 0, 0, 0, 1, 3, tinySharedMemoryBytes)

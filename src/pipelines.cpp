@@ -35,7 +35,8 @@ struct KernelChoices {
 KernelChoices kernelChoices(const PipelineOptions& options, KernelTile tile, uint32_t keyWidth, uint32_t valueWidth) {
     KernelChoices c;
     const uint32_t format = formatBit(keyWidth, valueWidth);
-    c.wholeTileCopies = tile == KernelTile::Single ? options.singleWholeTileCopies : options.reorder.wholeTileCopies;
+    c.wholeTileCopies = tile == KernelTile::Single || tile == KernelTile::SingleMain ? options.singleWholeTileCopies
+                                                                                     : options.reorder.wholeTileCopies;
     c.earlyValues = (options.reorder.earlyValues & format) != 0;
     c.lastPassEarly = (options.reorder.lastPassEarly & format) != 0;
     c.inlineScanLoads = std::max(1u, options.reorder.inlineScanLoads);

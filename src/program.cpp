@@ -266,30 +266,37 @@ struct Builder {
         return counts;
     }
 
-    // The merge sort: the single-workgroup sort's dispatch sorts each chunk of its tile in a
-    // workgroup of its own and leaves it in sort order in the other buffer of the pair from where
-    // the result belongs (the caller's ranges, in place, for an odd pass count), and the merge
-    // step places every key from there. An indirect sort's tile counts, one workgroup, launch both
-    // for the count read on the GPU.
+    // The merge sort: the single-workgroup sort's dispatch sorts each chunk in a workgroup of its
+    // own and leaves it in sort order in the other buffer of the pair from where the result
+    // belongs (the caller's ranges, in place, for an odd pass count), and the merge step places
+    // every key from there. An indirect sort's tile counts, one workgroup, launch both for the
+    // count read on the GPU. The chunks are main tiles (single_main: half the steps per pass)
+    // where as many as the merge step merges hold the count (an indirect sort's capacity):
+    // kMergeChunks of 32-bit keys, half as many of 64-bit ones (shaders/merge_rank.comp); else
+    // tiles of the single-workgroup sort.
     void buildMergeSort(uint32_t indexFlag) {
         const bool odd = in.passes.passCount % 2 == 1;
-        const uint32_t blocks = ceilDiv(in.merge.chunkKeys, in.merge.blockKeys);
+        const uint32_t mainTile = in.tile.tileSize();
+        const uint32_t mergedChunks = kMergeChunks / (vksortKeySize(in.keyType) / 4u);
+        const bool mainChunks = mainTile < in.merge.chunkKeys && (in.indirect ? in.maxCount : in.count) <= mergedChunks * mainTile;
+        const uint32_t chunkKeys = mainChunks ? mainTile : in.merge.chunkKeys;
+        const uint32_t blocks = ceilDiv(chunkKeys, in.merge.blockKeys);
         if (in.indirect) {
             Step& launch = addLaunch();
             launch.grid = Grid{1, 1};
             launch.constants.flags |= kFlagMergeLaunch;
-            launch.constants.singleMaxCount = in.merge.chunkKeys;
+            launch.constants.singleMaxCount = chunkKeys;
             launch.constants.mergeBlocks = blocks;
         }
-        const uint32_t chunks = ceilDiv(in.count, in.merge.chunkKeys);
-        Step& sort = add(Kernel::Single, 0, odd ? kSetInPlace : kSetForward);
+        const uint32_t chunks = ceilDiv(in.count, chunkKeys);
+        Step& sort = add(mainChunks ? Kernel::SingleMain : Kernel::Single, 0, odd ? kSetInPlace : kSetForward);
         sort.constants.flags |= indexFlag | kFlagMapIn;
         sort.argsWord = kLaunchSingleArgs;
         if (!in.indirect) sort.grid = gridFor(chunks, in.maxWorkgroupCountX);
         timestampsThrough(1);
         Step& merge = add(Kernel::MergeRank, 0, odd ? kSetForward : kSetBackward);
         merge.constants.flags |= kFlagMapOut;
-        merge.constants.singleMaxCount = in.merge.chunkKeys;
+        merge.constants.singleMaxCount = chunkKeys;
         merge.argsWord = kLaunchTileArgs;
         if (!in.indirect) merge.grid = gridFor(chunks * blocks, in.maxWorkgroupCountX);
         merge.barrier = Barrier::None;
@@ -345,8 +352,11 @@ struct Builder {
             buildMergeSort(indexFlag);
             return;
         }
+        // The single-workgroup sort, on the main tile where that holds the count (or an indirect
+        // sort's capacity): half the steps per pass.
+        const Kernel singleKernel = (in.indirect ? in.maxCount : in.count) <= in.tile.tileSize() ? Kernel::SingleMain : Kernel::Single;
         if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {
-            Step& single = add(Kernel::Single, 0, singleSet);
+            Step& single = add(singleKernel, 0, singleSet);
             single.constants.flags |= singleFlags;
             single.grid = Grid{1, 1};
             single.barrier = Barrier::None;
@@ -364,7 +374,7 @@ struct Builder {
             const bool passes = !vksortSingleWorkgroup(in.maxCount, in.singleMaxCount);
             Step& counts = addLaunch();
             counts.grid = passes ? gridFor(ceilDiv(in.maxCount, in.tile.tileSize()), in.maxWorkgroupCountX) : Grid{1, 1};
-            Step& single = add(Kernel::Single, 0, singleSet);
+            Step& single = add(singleKernel, 0, singleSet);
             single.constants.flags |= singleFlags;
             single.argsWord = kLaunchSingleArgs;
             if (!passes) {

@@ -70,6 +70,7 @@ std::string stepLabel(const Program& program, uint32_t i) {
     if (s.kind == StepKind::CopyCount) return "vksort: count copy";
     switch (s.kernel) {
     case Kernel::Single:
+    case Kernel::SingleMain:
         return (s.constants.flags & kFlagMapOut) != 0 ? "vksort: one-workgroup sort" : "vksort: chunk sort";
     case Kernel::MergeRank: return "vksort: merge";
     case Kernel::CompareSort:

@@ -809,11 +809,11 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     EXPECT_INVALID(vksortCreateSorter(&info, &sorter), "valueTypes");
     info.valueTypes = 0;
 
-    // Every format: the scan, 2 tile counts, 6 reorders, 6 single-workgroup sorts, 6 compare
-    // sorts and 6 merge steps.
+    // Every format: the scan, 2 tile counts, 6 reorders, 12 single-workgroup sorts (on its tile
+    // and on the main tile), 6 compare sorts and 6 merge steps.
     uint32_t before = vktest::commandLog().pipelines;
     REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
-    CHECK(vktest::commandLog().pipelines - before == 27);
+    CHECK(vktest::commandLog().pipelines - before == 33);
     vksortDestroySorter(sorter);
 
     // A renderer's depth sort: f32 keys with u32 payloads or argsort indices (both 32-bit values).
@@ -821,8 +821,9 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     info.valueTypes = VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_UINT32) | VKSORT_VALUE_TYPE_BIT(VKSORT_VALUE_TYPE_INDEX);
     before = vktest::commandLog().pipelines;
     REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
-    // (the scan, the tile counts, the reorder, the single-workgroup and the compare sort, the merge step)
-    CHECK(vktest::commandLog().pipelines - before == 6);
+    // (the scan, the tile counts, the reorder, the single-workgroup sort on its tile and on the
+    // main tile, the compare sort, the merge step)
+    CHECK(vktest::commandLog().pipelines - before == 7);
     for (VksortValueType value : {VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX}) {
         for (uint32_t count : {3000u, 20000u, 100003u}) {
             vktest::Case c;

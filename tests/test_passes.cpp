@@ -695,7 +695,7 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
 
             const vksort::Program program = realProgram(rig, v.order, v.beginBit, v.endBit, count, true);
             REQUIRE(program.stepCount == 1);
-            const vksort::Step& step = findStep(program, Kernel::Single, 0);
+            const vksort::Step& step = findStep(program, count <= s->tile.tileSize() ? Kernel::SingleMain : Kernel::Single, 0);
             // An odd pass count leaves the result in scratch, an even one in place.
             const BindingSet set = step.set;
             const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;

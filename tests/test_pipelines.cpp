@@ -108,16 +108,17 @@ TEST_CASE("sorter pipelines: count, VK_INCOMPLETE, unique names and pipelines", 
     CHECK(vktest::commandLog().pipelines - before == checkedPipelines(spied).size());
     vksortDestroySorter(spied);
     // Every format (the tests' sorters serve all): the scan, per key width the tile counts,
-    // per key and value width the reorder, the single-workgroup sort, the compare sort and the
-    // merge step; a skipping sorter adds the scan's and each reorder's deciding pipelines.
-    CHECK(checkedPipelines(vktest::sorter()).size() == 27);
+    // per key and value width the reorder, the single-workgroup sort on its tile and on the main
+    // tile, the compare sort and the merge step; a skipping sorter adds the scan's and each
+    // reorder's deciding pipelines.
+    CHECK(checkedPipelines(vktest::sorter()).size() == 33);
     vktest::SorterOptions skipping;
     skipping.spy = true;
     skipping.skipPasses = true;
     const uint32_t beforeSkipping = vktest::commandLog().pipelines;
     VksortSorter skipSpied = vktest::createSorter(vktest::context(), skipping);
     const size_t skippingCount = checkedPipelines(skipSpied, true).size();
-    CHECK(skippingCount == 34);
+    CHECK(skippingCount == 40);
     CHECK(vktest::commandLog().pipelines - beforeSkipping == skippingCount);
     vksortDestroySorter(skipSpied);
 

@@ -37,6 +37,19 @@ Program build(const ProgramInput& in) {
 
 bool isReorder(Kernel kernel) { return kernel == Kernel::Reorder; }
 
+// The single-workgroup sort's kernel for a sort of n keys (an indirect sort: its capacity), or
+// for the merge sort's chunks of n keys: single_main where the main tile holds them.
+Kernel singleKernel(const ProgramInput& in, uint32_t n) {
+    return n <= in.tile.tileSize() ? Kernel::SingleMain : Kernel::Single;
+}
+
+// The merge sort's chunks for n keys (an indirect sort: its capacity): of the main tile where as
+// many as the merge step merges hold them (kMergeChunks of 32-bit keys, half of 64-bit), else of
+// the single-workgroup sort's.
+uint32_t mergeChunkKeys(const ProgramInput& in, uint32_t n, uint32_t keyBits) {
+    return n <= kMergeChunks / (keyBits / 32) * in.tile.tileSize() ? in.tile.tileSize() : in.singleMaxCount;
+}
+
 uint32_t countKernel(const Program& p, Kernel kernel) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < p.stepCount; ++i) n += p.steps[i].kind == StepKind::Dispatch && p.steps[i].kernel == kernel;
@@ -137,8 +150,11 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
         // The single-workgroup program leaves its result in the same place.
         const Program single = build(input(1000, 0, end));
         REQUIRE(single.stepCount == 1);
-        CHECK(single.steps[0].kernel == Kernel::Single);
+        CHECK(single.steps[0].kernel == Kernel::SingleMain);
         CHECK(single.steps[0].set == (pass % 2 == 1 ? kSetForward : kSetInPlace));
+        const Program larger = build(input(3000, 0, end));
+        REQUIRE(larger.stepCount == 1);
+        CHECK(larger.steps[0].kernel == Kernel::Single);
         CHECK((single.steps[0].constants.flags & (kFlagMapIn | kFlagMapOut)) == (kFlagMapIn | kFlagMapOut));
       }
     }
@@ -161,13 +177,13 @@ TEST_CASE("program: a direct sort of at most compare.maxCount keys compares ever
                     // The limit is for all of the key's passes; fewer passes take that share of it.
                     if (count > 5000 * in.passes.passCount / (keyBits / 4)) {
                         CHECK(countKernel(p, Kernel::CompareSort) == 0);
-                        CHECK(p.steps[0].kernel == (count <= in.singleMaxCount ? Kernel::Single : Kernel::TileCounts));
+                        CHECK(p.steps[0].kernel == (count <= in.singleMaxCount ? singleKernel(in, count) : Kernel::TileCounts));
                         continue;
                     }
                     // A copy back would put a barrier inside a sort that one dispatch does.
                     if (copyBack && count <= in.singleMaxCount) {
                         REQUIRE(p.stepCount == 1);
-                        CHECK(p.steps[0].kernel == Kernel::Single);
+                        CHECK(p.steps[0].kernel == singleKernel(in, count));
                         continue;
                     }
                     REQUIRE(p.stepCount == (copyBack ? 2u : 1u));
@@ -237,11 +253,12 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     }
                     REQUIRE(p.stepCount == 2);
                     const bool odd = passes % 2 == 1;
-                    const uint32_t chunks = ceilDiv(count, 4096);
+                    const uint32_t chunkKeys = mergeChunkKeys(in, count, keyBits);
+                    const uint32_t chunks = ceilDiv(count, chunkKeys);
                     // The chunks, a workgroup each, stay in sort order in the other buffer of
                     // the pair from where the result belongs: in place for an odd pass count.
                     const Step& sort = p.steps[0];
-                    CHECK(sort.kernel == Kernel::Single);
+                    CHECK(sort.kernel == singleKernel(in, chunkKeys));
                     CHECK(sort.set == (odd ? kSetInPlace : kSetForward));
                     CHECK((sort.grid.x == chunks && sort.grid.y == 1));
                     CHECK(sort.constants.count == count);
@@ -251,13 +268,13 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     CHECK(sort.barrier == Barrier::Compute);
                     // Query 1 after the chunk sort, query 2 (and every later one) after the merge.
                     CHECK((sort.firstTimestamp == 1 && sort.timestampCount == 1));
-                    // The merge step, 16 workgroups of 256 keys per chunk, writes the result.
+                    // The merge step, a workgroup per 256 keys of each chunk, writes the result.
                     const Step& merge = p.steps[1];
                     CHECK(merge.kernel == Kernel::MergeRank);
                     CHECK(merge.set == (odd ? kSetForward : kSetBackward));
-                    CHECK((merge.grid.x == chunks * 16 && merge.grid.y == 1));
+                    CHECK((merge.grid.x == chunks * (chunkKeys / 256) && merge.grid.y == 1));
                     CHECK(merge.constants.count == count);
-                    CHECK(merge.constants.singleMaxCount == 4096);
+                    CHECK(merge.constants.singleMaxCount == chunkKeys);
                     CHECK(merge.constants.shift == 0);
                     CHECK(merge.constants.endBit == end);
                     CHECK((merge.constants.flags & (kFlagMapIn | kFlagMapOut | kFlagIndexValues)) == kFlagMapOut);
@@ -295,12 +312,13 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                 CHECK_FALSE(launch.indirect);
                 CHECK((launch.grid.x == 1 && launch.grid.y == 1));
                 CHECK((launch.constants.flags & (kFlagIndirect | kFlagMergeLaunch)) == (kFlagIndirect | kFlagMergeLaunch));
-                CHECK(launch.constants.singleMaxCount == 4096);
-                CHECK(launch.constants.mergeBlocks == 16);
+                const uint32_t chunkKeys = mergeChunkKeys(indirect, capacity, 32);
+                CHECK(launch.constants.singleMaxCount == chunkKeys);
+                CHECK(launch.constants.mergeBlocks == chunkKeys / 256);
                 CHECK(launch.barrier == Barrier::ComputeAndIndirect);
                 const bool odd = passes % 2 == 1;
                 const Step& sort = p.steps[first + 1];
-                CHECK(sort.kernel == Kernel::Single);
+                CHECK(sort.kernel == singleKernel(indirect, chunkKeys));
                 CHECK(sort.set == (odd ? kSetInPlace : kSetForward));
                 CHECK(sort.indirect);
                 CHECK(sort.argsWord == kLaunchSingleArgs);
@@ -312,7 +330,7 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                 CHECK(merge.indirect);
                 CHECK(merge.argsWord == kLaunchTileArgs);
                 CHECK((merge.constants.flags & (kFlagIndirect | kFlagMapIn | kFlagMapOut)) == (kFlagIndirect | kFlagMapOut));
-                CHECK(merge.constants.singleMaxCount == 4096);
+                CHECK(merge.constants.singleMaxCount == chunkKeys);
                 CHECK(merge.barrier == Barrier::None);
             }
         }
@@ -442,7 +460,7 @@ TEST_CASE("program: the indirect program launches every step after the tile coun
         CHECK(counts.constants.singleMaxCount == in.singleMaxCount);
         CHECK(counts.constants.dispatchWidth == in.maxWorkgroupCountX);
         CHECK(counts.constants.maxCount == in.maxCount);
-        CHECK(p.steps[2].kernel == Kernel::Single);
+        CHECK(p.steps[2].kernel == singleKernel(in, capacity));
         CHECK(p.steps[2].argsWord == kLaunchSingleArgs);
         CHECK((p.steps[2].constants.flags & (kFlagMapIn | kFlagMapOut)) == (kFlagMapIn | kFlagMapOut));
         // Both paths are recorded where the capacity allows both: the tile counts give the one a

@@ -591,11 +591,15 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
     // 128 invocations, 2 per key (blocks of 64 keys, windows of 128, a sample every 16 keys: most
     // windows fit shared memory), or of 16 invocations, 2 per key (blocks of 8 keys, windows of 16,
     // a sample every 128 keys: fewer invocations than the 32 window ends of 16 chunks, and most
-    // windows too long, searched in memory). Few distinct keys make long windows too.
+    // windows too long, searched in memory). Few distinct keys make long windows too. A third row
+    // has a main tile of 128 keys, half the single-workgroup sort's: chunks of 128 keys up to 16
+    // of them (8 of 64-bit keys), through single_main, and of 256 keys above.
     vkctx::Context& ctx = vktest::context();
-    for (uint32_t workgroup : {128u, 16u}) {
+    for (uint32_t mainKeys : {4u, 2u}) {
+      for (uint32_t workgroup : {128u, 16u}) {
+        if (mainKeys == 2u && workgroup == 16u) continue;
         vksort::TuningRow row = vksort::kTuningTable[1];
-        row.tile = {64, 4};
+        row.tile = {64, mainKeys};
         row.single.keysPerThread = 4;
         row.compare.maxCount = 0;
         row.merge = {4096, workgroup, 2};
@@ -613,7 +617,9 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         // and leave the result in the scratch buffer; one pass never takes the merge sort.
         uint32_t merged[2] = {0, 0};
         sortRangeCases(sorter, options, {257, 300, 513, 1000, 1793, 2048, 2049, 4095, 4096, 4097},
-                       "merge row, " + std::to_string(workgroup) + " invocations, ", 2300, [&](const Case& c) {
+                       "merge row, main tile " + std::to_string(64 * mainKeys) + ", " + std::to_string(workgroup) +
+                           " invocations, ",
+                       2300, [&](const Case& c) {
                            const uint32_t keyBits = vksortKeySize(c.key) * 8;
                            const uint32_t end = c.endBit == 0 ? keyBits : c.endBit;
                            const uint32_t passes = (end - c.beginBit + 3) / 4;
@@ -625,5 +631,6 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 2048) == VK_TRUE);
         CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 2049) == VK_FALSE);
         vksortDestroySorter(sorter);
+      }
     }
 }

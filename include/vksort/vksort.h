@@ -311,9 +311,10 @@ typedef struct VksortSorterCreateInfo {
     /* The formats this sorter serves: VKSORT_KEY_TYPE_BIT / VKSORT_VALUE_TYPE_BIT of each key
      * and value type you will sort; 0 means all of them. Only the pipelines those need are
      * compiled: per key width crossed with no values, 32-bit values (uint32 and index) or
-     * 64-bit values a compare sort, a single-workgroup sort, a merge step and a reorder; per key
-     * width the tile counts; one shared scan. A renderer that sorts f32 depths with u32 indices
-     * pays for 6 pipelines instead of up to 27. Memory requirements and bindings of a
+     * 64-bit values a compare sort, two single-workgroup sorts (on the tile of
+     * singleDispatchMaxCount keys and on the main tile, tileSize), a merge step and a reorder;
+     * per key width the tile counts; one shared scan. A renderer that sorts f32 depths with u32
+     * indices pays for 7 pipelines instead of up to 33. Memory requirements and bindings of a
      * format the sorter does not serve are invalid usage. Unknown bits are invalid usage. */
     uint32_t keyTypes;
     uint32_t valueTypes;
@@ -349,7 +350,8 @@ typedef struct VksortSorterProperties {
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
     uint32_t tileSize;
     /* Sorts of at most this many keys run every pass inside one workgroup (the single-workgroup
-     * sort): one dispatch in a vksortCmdSort that the compare sort does not take (see
+     * sort; up to tileSize keys on the main tile, in fewer steps per pass): one dispatch in a
+     * vksortCmdSort that the compare sort does not take (see
      * compareSortMaxCount and vksortTakesCompareSort); vksortCmdSortIndirect records the tile
      * counts, which read the count and launch it, before
      * it, after a count copy without push descriptors, and with bindings of at most this
@@ -392,8 +394,10 @@ typedef struct VksortSorterProperties {
      * (its merge step costs the same whatever the passes; one pass is two dispatches already;
      * vksortTakesMergeSort), takes two dispatches with a barrier between them instead of one more
      * than a dispatch per pass: the single-workgroup sort sorts each chunk of
-     * singleDispatchMaxCount keys in a workgroup of its own, and the merge step places each key
-     * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
+     * singleDispatchMaxCount keys (of tileSize keys where 16 such chunks, 8 of 64-bit keys, hold
+     * the count, or an indirect sort's maxCount) in a workgroup of its own, and the merge step
+     * places each key after the keys of every chunk that go ahead of it, found by binary
+     * searches. The chunks lie
      * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes it
      * where the rule holds for the bindings' maxCount, the compare sort aside
      * (vksortIndirectTakesMergeSort), whatever the count read: its tile counts, one workgroup,
