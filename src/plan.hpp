@@ -54,6 +54,7 @@ struct CompareConfig {
     uint32_t maxCount = 0;
     uint32_t workgroupSize = 0;
     uint32_t workgroupKeys = 0;
+    uint32_t shareCount = 0; // as compareSortShareCount
 };
 
 // The merge sort's launch (chooseMergeTileConfig in src/tuning.cpp): the direct sorts that

@@ -331,6 +331,7 @@ struct Builder {
         VksortSorterProperties limits{};
         limits.singleDispatchMaxCount = in.singleMaxCount;
         limits.compareSortMaxCount = in.compare.maxCount;
+        limits.compareSortShareCount = in.compare.shareCount;
         if (!in.indirect && vksortTakesCompareSort(&limits, in.keyType, passCount, in.count)) {
             Step& sort = add(Kernel::CompareSort, 0, kSetForward);
             sort.constants.flags |= indexFlag;

@@ -232,6 +232,7 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.tileSize = sorter->tile.tileSize();
     p.singleDispatchMaxCount = sorter->singleTiles[0].tileSize();
     p.compareSortMaxCount = sorter->compare.maxCount;
+    p.compareSortShareCount = sorter->compare.shareCount;
     p.mergeSortMaxCount = sorter->merge.maxCount;
     p.subgroupSize = sorter->subgroupSize;
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;

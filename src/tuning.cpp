@@ -136,7 +136,8 @@ TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& r
     applySubgroupRules(device, control, &c);
     uint32_t keys = std::max(1u, std::min(row.compare.workgroupKeys, c.workgroupSize));
     while (c.workgroupSize % keys != 0) --keys;
-    *launch = CompareConfig{row.compare.maxCount, c.workgroupSize, keys};
+    const uint32_t share = row.compare.shareCount != 0 ? row.compare.shareCount : row.compare.maxCount;
+    *launch = CompareConfig{row.compare.maxCount, c.workgroupSize, keys, share};
     return c;
 }
 

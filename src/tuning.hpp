@@ -59,6 +59,9 @@ struct TuningRow {
         uint32_t workgroupSize = 0;
         uint32_t workgroupKeys = 0;
         uint32_t wordsPerThread = 0;
+        // Bit ranges of P of the key's K passes take up to P / K of shareCount keys, and never more
+        // than maxCount (0: maxCount's share).
+        uint32_t shareCount = 0;
     } compare;
     // Direct sorts of up to maxCount keys (for 64-bit keys half of it) that the compare sort does
     // not take, above the single-workgroup sort's count, sort chunks of that sort's tile in one
@@ -130,8 +133,12 @@ constexpr TuningRow nvidiaRow() {
     // x 32 with 32 keys 0.0138, 64 keys 0.0161, 16 keys 0.0173); the passes take 0.048 (u32) and
     // 0.095 ms (u64) from 8192 to 16384 keys, where this took 0.032 and 0.057 at 12288 keys and
     // 0.051 and 0.094 at 16384. Over 3 of 8 passes (bits 0:12), 8192 f32 keys with indices took
-    // 0.0259 ms against 0.0250 for the passes, hence the share.
-    r.compare.maxCount = 12288;
+    // 0.0259 ms against 0.0250 for the passes, hence the share. Over all bits the merge sort won
+    // from 8193 keys (12288: u32 0.0205 ms against 0.0326, u64:u32 0.0386 against 0.0576), over
+    // 3 to 5 of 8 passes the compare sort still up to the share of 12288 (u32 at 4608 over bits
+    // 0:12: 0.0128 against 0.0151), and over 6 from 8193 keys again, hence the cap of 8192.
+    r.compare.maxCount = 8192;
+    r.compare.shareCount = 12288;
     r.compare.workgroupSize = 512;
     r.compare.workgroupKeys = 32;
     r.compare.wordsPerThread = 8;
@@ -178,6 +185,7 @@ constexpr TuningRow otherRow() {
     // Comparisons grow with the square of the count: on a device slower than the H200 in them
     // the passes win sooner, so not past 2048 keys.
     r.compare.maxCount = 2048;
+    r.compare.shareCount = 0;
     return r;
 }
 

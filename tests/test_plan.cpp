@@ -240,11 +240,17 @@ TEST_CASE("tuning rows: the compare sort's workgroup, chunk and keys fit every d
     CHECK(c.workgroupSize == 512);
     CHECK(c.tileSize() == 4096);
     CHECK(launch.workgroupKeys == 32);
-    CHECK(tuningFor(nvidia).compare.maxCount == 12288);
-    // Devices nobody measured: the same shape, up to 2048 keys.
+    // Up to 8192 keys, bit ranges of P of the key's K passes up to P / K of 12288.
+    CHECK(launch.maxCount == 8192);
+    CHECK(launch.shareCount == 12288);
+    // Devices nobody measured: the same shape, up to 2048 keys, bit ranges their share of it.
     DeviceFacts unknown = typicalGpu();
     unknown.vendorID = 0x1234;
-    CHECK(tuningFor(unknown).compare.maxCount == 2048);
+    TileConfig unknownMain;
+    REQUIRE(chooseTileConfig(unknown, tuningFor(unknown), 0, 0, SubgroupControl{}, &unknownMain, &reason));
+    chooseCompareTileConfig(unknown, tuningFor(unknown), unknownMain, SubgroupControl{}, &launch);
+    CHECK(launch.maxCount == 2048);
+    CHECK(launch.shareCount == 2048);
     // Narrow workgroups, odd limits, little shared memory, rows without a compare sort: a power
     // of two of invocations, keys a divisor of them, whole vectors of 4 words per invocation,
     // within shared memory.

@@ -564,17 +564,19 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     // A row whose compare sort is unlike the shipped one's: 16 keys per workgroup of 64
     // invocations and chunks of 256 words (256 32-bit keys, 128 64-bit keys), so that a few
     // hundred keys take several chunks and a partial last workgroup; up to 700 keys, above the
-    // single-workgroup sort's 256 (with an even pass count, it takes only counts above those).
+    // single-workgroup sort's 256 (with an even pass count, it takes only counts above those);
+    // bit ranges of P of the key's K passes up to P / K of 1000 keys.
     vksort::TuningRow row = vksort::kTuningTable[1];
     row.tile = {64, 4};
     row.single.keysPerThread = 4;
-    row.compare = {700, 64, 16, 4};
+    row.compare = {700, 64, 16, 4, 1000};
     vkctx::Context& ctx = vktest::context();
     SorterOptions options;
     VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
     VksortSorter sorter = VK_NULL_HANDLE;
     REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
     REQUIRE(vktest::properties(sorter).compareSortMaxCount == 700);
+    REQUIRE(vktest::properties(sorter).compareSortShareCount == 1000);
     REQUIRE(vktest::properties(sorter).singleDispatchMaxCount == 256);
     // One key; a workgroup's keys and one more; a 32-bit chunk, the single-workgroup sort's limit,
     // and one more; the limit and one past it (the passes). All bits give an even pass count (the

@@ -373,12 +373,13 @@ typedef struct VksortSorterProperties {
     uint32_t maxCount64;
     /* The flags the sorter was created with (VksortSorterCreateInfo::flags). */
     VksortSorterCreateFlags flags;
-    /* The compare sort's limit: the device's tuning row's (12288 on NVIDIA GPUs with 32-wide
-     * subgroups and at least 48 KiB of shared memory; 2048 elsewhere, below
+    /* The compare sort's limit: the most keys it takes, the device's tuning row's (8192 on NVIDIA
+     * GPUs with 32-wide subgroups and at least 48 KiB of shared memory; 2048 elsewhere, below
      * singleDispatchMaxCount there, so that only bit ranges of an odd pass count take it). A
      * vksortCmdSort of `count` keys over P passes, of the key's K (8 for 32-bit keys, 16 for
      * 64-bit), compares every pair of keys instead of running passes where count <=
-     * compareSortMaxCount * P / K (its cost does not shrink with the passes) and, for an even P,
+     * compareSortMaxCount and count <= compareSortShareCount * P / K (its cost does not shrink
+     * with the passes, while that of the sorts it stands in for does) and, for an even P,
      * count > singleDispatchMaxCount (vksortTakesCompareSort). One dispatch places each key (and
      * value) in the scratch buffer's copies; where the result belongs in your ranges (an even P,
      * see VksortSortResult) a second copies it there, behind a barrier. A one-dispatch sort has
@@ -403,6 +404,11 @@ typedef struct VksortSorterProperties {
      * (vksortIndirectTakesMergeSort), whatever the count read: its tile counts, one workgroup,
      * read the count and launch both dispatches for it. vksortCmdSortSegments never takes it. */
     uint32_t mergeSortMaxCount;
+    /* The count whose share P / K a bit range of P of the key's K passes gives the compare sort
+     * (see compareSortMaxCount): the device's tuning row's (12288 on NVIDIA GPUs with 32-wide
+     * subgroups and at least 48 KiB of shared memory, where a few passes' sorts cost less than
+     * the compare sort only from there; compareSortMaxCount elsewhere). */
+    uint32_t compareSortShareCount;
 } VksortSorterProperties;
 
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
@@ -413,7 +419,8 @@ void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pPro
 static inline VkBool32 vksortTakesCompareSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
                                               uint32_t passCount, uint32_t count) {
     const uint32_t keyPasses = vksortKeySize(keyType) * 2u;
-    const uint64_t limit = (uint64_t)pProperties->compareSortMaxCount * passCount / keyPasses;
+    const uint64_t share = (uint64_t)pProperties->compareSortShareCount * passCount / keyPasses;
+    const uint64_t limit = share < pProperties->compareSortMaxCount ? share : pProperties->compareSortMaxCount;
     const int oddPasses = passCount % 2u == 1u;
     const int aboveSingle = count > pProperties->singleDispatchMaxCount;
     return count <= limit && (oddPasses || aboveSingle) ? VK_TRUE : VK_FALSE;
