@@ -60,7 +60,8 @@ struct CompareConfig {
 // The merge sort's launch (chooseMergeTileConfig in src/tuning.cpp): the direct sorts that
 // vksortTakesMergeSort gives it, with maxCount as mergeSortMaxCount (the 32-bit keys' limit,
 // half of it for 64-bit keys), sorted in chunks of chunkKeys keys (the single-workgroup sort's
-// tile) and merged by workgroups that each place blockKeys keys (shaders/merge_rank.comp).
+// tile; src/program.cpp takes main tiles instead where few enough hold the count) and merged by
+// workgroups that each place blockKeys keys (shaders/merge_rank.comp).
 struct MergeConfig {
     uint32_t maxCount = 0;
     uint32_t chunkKeys = 0;

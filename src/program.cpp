@@ -75,6 +75,14 @@ struct Builder {
         nextTimestamp = slot + 1;
     }
 
+    // The count the program is planned for: a direct sort's, an indirect sort's capacity (the
+    // most it can read).
+    uint32_t plannedCount() const { return in.indirect ? in.maxCount : in.count; }
+
+    // The single-workgroup sort's kernel for `keys` keys a workgroup: on the main tile where that
+    // holds them (single_main: half the steps per pass).
+    Kernel singleKernelFor(uint32_t keys) const { return keys <= in.tile.tileSize() ? Kernel::SingleMain : Kernel::Single; }
+
     // A sorter variant may run a step's second pipeline or launch it from its own arguments.
     void chooseVariant(Step& step, bool inlineScan) const {
         if (in.variant.chooseStep != nullptr) in.variant.chooseStep(in, inlineScan, &step);
@@ -278,7 +286,7 @@ struct Builder {
         const bool odd = in.passes.passCount % 2 == 1;
         const uint32_t mainTile = in.tile.tileSize();
         const uint32_t mergedChunks = kMergeChunks / (vksortKeySize(in.keyType) / 4u);
-        const bool mainChunks = mainTile < in.merge.chunkKeys && (in.indirect ? in.maxCount : in.count) <= mergedChunks * mainTile;
+        const bool mainChunks = mainTile < in.merge.chunkKeys && plannedCount() <= mergedChunks * mainTile;
         const uint32_t chunkKeys = mainChunks ? mainTile : in.merge.chunkKeys;
         const uint32_t blocks = ceilDiv(chunkKeys, in.merge.blockKeys);
         if (in.indirect) {
@@ -289,7 +297,7 @@ struct Builder {
             launch.constants.mergeBlocks = blocks;
         }
         const uint32_t chunks = ceilDiv(in.count, chunkKeys);
-        Step& sort = add(mainChunks ? Kernel::SingleMain : Kernel::Single, 0, odd ? kSetInPlace : kSetForward);
+        Step& sort = add(singleKernelFor(chunkKeys), 0, odd ? kSetInPlace : kSetForward);
         sort.constants.flags |= indexFlag | kFlagMapIn;
         sort.argsWord = kLaunchSingleArgs;
         if (!in.indirect) sort.grid = gridFor(chunks, in.maxWorkgroupCountX);
@@ -345,17 +353,15 @@ struct Builder {
             timestampsThrough(out.timestampCount - 1);
             return;
         }
-        // Up to a few chunks of the single-workgroup sort's tile (the rule in the public header:
-        // mergeSortMaxCount; an indirect sort by its capacity).
+        // Up to 16 chunks of a workgroup's sort (the rule in the public header: mergeSortMaxCount;
+        // an indirect sort by its capacity).
         limits.mergeSortMaxCount = in.merge.maxCount;
         if (in.indirect ? vksortIndirectTakesMergeSort(&limits, in.keyType, passCount, in.maxCount) == VK_TRUE
                         : vksortTakesMergeSort(&limits, in.keyType, passCount, in.count) == VK_TRUE) {
             buildMergeSort(indexFlag);
             return;
         }
-        // The single-workgroup sort, on the main tile where that holds the count (or an indirect
-        // sort's capacity): half the steps per pass.
-        const Kernel singleKernel = (in.indirect ? in.maxCount : in.count) <= in.tile.tileSize() ? Kernel::SingleMain : Kernel::Single;
+        const Kernel singleKernel = singleKernelFor(plannedCount());
         if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {
             Step& single = add(singleKernel, 0, singleSet);
             single.constants.flags |= singleFlags;

@@ -64,8 +64,8 @@ struct TuningRow {
         uint32_t shareCount = 0;
     } compare;
     // Direct sorts of up to maxCount keys (for 64-bit keys half of it) that the compare sort does
-    // not take, above the single-workgroup sort's count, sort chunks of that sort's tile in one
-    // dispatch and merge them in another (shaders/merge_rank.comp), in workgroups of
+    // not take, above the single-workgroup sort's count, sort chunks of that sort's tile (or of
+    // the main tile, src/program.cpp) in one dispatch and merge them in another (shaders/merge_rank.comp), in workgroups of
     // workgroupSize invocations, keyLanes (a power of two) per key (which sorts take it:
     // vksortTakesMergeSort in the public header).
     struct Merge {

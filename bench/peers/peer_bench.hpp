@@ -23,7 +23,8 @@ namespace peerbench {
 class PeerRig {
 public:
     virtual ~PeerRig() = default;
-    // Uploads `input` (in the library's own layout) as the pristine copy every sort starts from.
+    // Uploads `input` (in the library's own layout) as the pristine copy every sort starts from,
+    // and its count as a GPU count's.
     virtual void load(const hostdata::Data& input) = 0;
     // Records the copy of the pristine input into the buffers the sort reads (transfer writes, and
     // compute-shader writes of a GPU count).

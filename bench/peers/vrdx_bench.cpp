@@ -72,16 +72,14 @@ public:
     void load(const hostdata::Data& input) override {
         ctx_.upload(pristineKeys_, 0, input.keys.data(), input.keys.size());
         if (pairs_) ctx_.upload(pristineValues_, 0, input.values.data(), input.values.size());
+        if (gIndirect) count_->set(input.count);
     }
 
     void recordRestore(VkCommandBuffer cmd, uint32_t count) override {
         VkBufferCopy region{0, 0, VkDeviceSize(count) * 4};
         vkCmdCopyBuffer(cmd, pristineKeys_.buffer, keys_.buffer, 1, &region);
         if (pairs_) vkCmdCopyBuffer(cmd, pristineValues_.buffer, values_.buffer, 1, &region);
-        if (gIndirect) {
-            count_->set(count);
-            count_->record(cmd);
-        }
+        if (gIndirect) count_->record(cmd); // (the count that load() set)
     }
 
     void recordSort(VkCommandBuffer cmd, uint32_t count) override {
