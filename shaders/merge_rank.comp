@@ -17,8 +17,8 @@
 #include "common.glsl"
 #include "tile.glsl"
 
-// Chunks the windows have room for: the words of kMergeChunks chunks of 32-bit keys.
-const uint MAX_CHUNKS = kMergeChunks / KEY_WORDS;
+// Chunks the windows have room for (their words: mergeRankSharedMemoryBytes in src/plan.cpp).
+const uint MAX_CHUNKS = kMergeChunks;
 // Invocations per key, each searching its share of the other chunks (the host's divisor of the
 // workgroup size).
 layout(constant_id = kSpecMergeKeyLanes) const uint KEY_LANES = 4;

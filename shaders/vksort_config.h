@@ -85,7 +85,7 @@ VKSORT_CONST kSpecMergeKeyLanes = 13u; /* invocations per key in the merge sort'
 
 /* ---- The merge sort (merge_rank.comp) --------------------------------------------------- */
 /* The merge step's shared memory holds a window of every other chunk: room for kMergeChunks
- * chunks of 32-bit keys, half as many of 64-bit keys (the same words). */
+ * chunks. */
 VKSORT_CONST kMergeChunks = 16u;
 
 /* ---- Push-constant flags ----------------------------------------------------------------- */

@@ -25,7 +25,7 @@ struct VksortSorter_T {
     vksort::TileConfig singleTiles[vksort::kKeyWidths];
     vksort::ScanConfig scan;   // which tile counts need a scan step, and its shape
     vksort::CompareConfig compare; // the compare sort (shaders/compare_sort.comp)
-    vksort::MergeConfig merge;     // the merge sort (shaders/merge_rank.comp)
+    vksort::MergeConfig merges[vksort::kKeyWidths]; // the merge sort's, per key width (shaders/merge_rank.comp)
     uint32_t tinyMaxCount = 0; // a segmented sort's tiny segments: up to this many keys (a workgroup's worth)
     uint32_t shortMaxCount = 0; // its short segments' tile
     uint32_t segmentLaunchThreads = 0; // the most invocations a segmented sort's dispatch launches

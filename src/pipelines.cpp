@@ -180,7 +180,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                                      : info.tile == KernelTile::Tiny ? options.tinyTile
                                      : info.tile == KernelTile::Short ? options.shortTile
                                      : info.tile == KernelTile::Compare ? options.compareTile
-                                     : info.tile == KernelTile::Merge ? options.mergeTile
+                                     : info.tile == KernelTile::Merge ? options.mergeTiles[k]
                                                                      : options.tile;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1); ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;

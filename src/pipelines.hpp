@@ -43,8 +43,8 @@ struct PipelineOptions {
     TileConfig shortTile;  // the short segments' (a segmented sort)
     TileConfig compareTile; // the compare sort's (its tileSize(): words of keys per chunk)
     CompareConfig compare;  // and its launch (workgroupKeys: a specialization constant)
-    TileConfig mergeTile;   // the merge sort's merge step (its workgroup; keys per thread unused)
-    MergeConfig merge;      // and its launch
+    TileConfig mergeTiles[kKeyWidths]; // the merge sort's merge step, per key width (its workgroup; keys per thread unused)
+    MergeConfig merges[kKeyWidths];    // and its launch
     ScanConfig scan;       // the scan step's shape, a specialization of every kernel that scans
     TuningRow::Reorder reorder;        // the reorder's code choices (specialization constants)
     bool singleWholeTileCopies = false; // the single-workgroup sort's (TuningRow::Single)

@@ -33,10 +33,10 @@ uint32_t compareSortSharedMemoryBytes(const TileConfig& config, bool) {
 }
 
 uint32_t mergeRankSharedMemoryBytes(const TileConfig& config, bool) {
-    // The words of kMergeChunks chunks of 32-bit keys, whatever the key width.
-    const uint32_t block = config.workgroupSize / config.keyLanes;
-    return (kMergeChunks * block / 4u    // every chunk's samples
-            + kMergeChunks * 2u * block  // every other chunk's window
+    // Sorted bits of keys of config.keyWords words, for kMergeChunks chunks.
+    const uint32_t block = config.workgroupSize / config.keyLanes, words = config.keyWords;
+    return (kMergeChunks * block / 4u * words    // every chunk's samples
+            + kMergeChunks * 2u * block * words  // every other chunk's window
             + 2u * kMergeChunks          // where the windows start and end
             + block) * 4u;               // the block's places
 }

@@ -44,6 +44,9 @@ struct TileConfig {
     // Specialization constant: invocations per key. The merge sort's merge step only
     // (TuningRow::Merge, shaders/merge_rank.comp), whose workgroup places workgroupSize / keyLanes keys.
     uint32_t keyLanes = 1;
+    // 32-bit words per key, where a kernel's shared memory depends on them: the merge step's,
+    // whose pipelines each serve one key width (its windows hold sorted bits).
+    uint32_t keyWords = 1;
     uint32_t tileSize() const { return workgroupSize * keysPerThread; }
 };
 
@@ -58,8 +61,8 @@ struct CompareConfig {
 };
 
 // The merge sort's launch (chooseMergeTileConfig in src/tuning.cpp): the direct sorts that
-// vksortTakesMergeSort gives it, with maxCount as mergeSortMaxCount (the 32-bit keys' limit,
-// half of it for 64-bit keys), sorted in chunks of chunkKeys keys (the single-workgroup sort's
+// vksortTakesMergeSort gives it, with maxCount as mergeSortMaxCount (or mergeSortMaxCount64: a
+// sorter has one per key width), sorted in chunks of chunkKeys keys (the single-workgroup sort's
 // tile; src/program.cpp takes main tiles instead where few enough hold the count) and merged by
 // workgroups that each place blockKeys keys (shaders/merge_rank.comp).
 struct MergeConfig {

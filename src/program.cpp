@@ -280,13 +280,12 @@ struct Builder {
     // every key from there. An indirect sort's tile counts, one workgroup, launch both for the
     // count read on the GPU. The chunks are main tiles (single_main: half the steps per pass)
     // where as many as the merge step merges hold the count (an indirect sort's capacity):
-    // kMergeChunks of 32-bit keys, half as many of 64-bit ones (shaders/merge_rank.comp); else
+    // kMergeChunks (shaders/merge_rank.comp); else
     // tiles of the single-workgroup sort.
     void buildMergeSort(uint32_t indexFlag) {
         const bool odd = in.passes.passCount % 2 == 1;
         const uint32_t mainTile = in.tile.tileSize();
-        const uint32_t mergedChunks = kMergeChunks / (vksortKeySize(in.keyType) / 4u);
-        const bool mainChunks = mainTile < in.merge.chunkKeys && plannedCount() <= mergedChunks * mainTile;
+        const bool mainChunks = mainTile < in.merge.chunkKeys && plannedCount() <= kMergeChunks * mainTile;
         const uint32_t chunkKeys = mainChunks ? mainTile : in.merge.chunkKeys;
         const uint32_t blocks = ceilDiv(chunkKeys, in.merge.blockKeys);
         if (in.indirect) {
@@ -337,6 +336,7 @@ struct Builder {
         // where the passes would leave the result in the caller's ranges (an even pass count)
         // copies it back.
         VksortSorterProperties limits{};
+        limits.tileSize = in.tile.tileSize();
         limits.singleDispatchMaxCount = in.singleMaxCount;
         limits.compareSortMaxCount = in.compare.maxCount;
         limits.compareSortShareCount = in.compare.shareCount;
@@ -354,8 +354,8 @@ struct Builder {
             return;
         }
         // Up to 16 chunks of a workgroup's sort (the rule in the public header: mergeSortMaxCount;
-        // an indirect sort by its capacity).
-        limits.mergeSortMaxCount = in.merge.maxCount;
+        // an indirect sort by its capacity). in.merge is the key width's.
+        limits.mergeSortMaxCount = limits.mergeSortMaxCount64 = in.merge.maxCount;
         if (in.indirect ? vksortIndirectTakesMergeSort(&limits, in.keyType, passCount, in.maxCount) == VK_TRUE
                         : vksortTakesMergeSort(&limits, in.keyType, passCount, in.count) == VK_TRUE) {
             buildMergeSort(indexFlag);

@@ -16,7 +16,7 @@ ProgramInput vksort::programInput(const VksortSorter_T& sorter, const VksortBind
     in.tile = sorter.tile;
     in.singleMaxCount = sorter.singleTiles[0].tileSize();
     in.compare = sorter.compare;
-    in.merge = sorter.merge;
+    in.merge = sorter.merges[keyWidthIndex(bindings.keyType)];
     in.keyType = bindings.keyType;
     in.tinyMaxCount = sorter.tinyMaxCount;
     in.shortMaxCount = sorter.shortMaxCount;

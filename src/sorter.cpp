@@ -155,7 +155,10 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     options.tinyTile = chooseTinyTileConfig(device.facts, row, tile, control);
     options.shortTile = chooseShortTileConfig(device.facts, row, tile, control);
     options.compareTile = chooseCompareTileConfig(device.facts, row, tile, control, &options.compare);
-    options.mergeTile = chooseMergeTileConfig(device.facts, row, tile, control, options.singleTiles[0].tileSize(), &options.merge);
+    for (uint32_t k = 0; k < kKeyWidths; ++k) {
+        options.mergeTiles[k] = chooseMergeTileConfig(device.facts, row, tile, control, options.singleTiles[0].tileSize(), k,
+                                                      &options.merges[k]);
+    }
     options.scan = chooseScanConfig(row);
     options.reorder = row.reorder;
     options.singleWholeTileCopies = row.single.wholeTileCopies;
@@ -191,7 +194,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->singleTiles[k] = options.singleTiles[k];
     sorter->scan = options.scan;
     sorter->compare = options.compare;
-    sorter->merge = options.merge;
+    for (uint32_t k = 0; k < kKeyWidths; ++k) sorter->merges[k] = options.merges[k];
     sorter->tinyMaxCount = options.tinyTile.workgroupSize;
     sorter->shortMaxCount = options.shortTile.tileSize();
     sorter->segmentLaunchThreads = row.segments.launchThreads;
@@ -233,7 +236,8 @@ extern "C" void vksortGetSorterProperties(VksortSorter sorter, VksortSorterPrope
     p.singleDispatchMaxCount = sorter->singleTiles[0].tileSize();
     p.compareSortMaxCount = sorter->compare.maxCount;
     p.compareSortShareCount = sorter->compare.shareCount;
-    p.mergeSortMaxCount = sorter->merge.maxCount;
+    p.mergeSortMaxCount = sorter->merges[0].maxCount;
+    p.mergeSortMaxCount64 = sorter->merges[1].maxCount;
     p.subgroupSize = sorter->subgroupSize;
     p.minSubgroupSize = sorter->tile.workgroupSize / sorter->tile.maxSubgroups;
     p.maxCount32 = maxElementCount(sorter->deviceInfo.facts, sorter->tile, 4, 8);

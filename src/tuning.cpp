@@ -142,16 +142,18 @@ TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& r
 }
 
 TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
-                                 const SubgroupControl& control, uint32_t chunkKeys, MergeConfig* launch) {
+                                 const SubgroupControl& control, uint32_t chunkKeys, uint32_t keyWidth, MergeConfig* launch) {
     TileConfig c = main;
     c.exchangeBuffers = 1;
     c.keysPerThread = 1;
+    c.keyWords = keyWidth + 1;
+    const uint32_t rowLanes = keyWidth == 1 ? row.merge.keyLanes64 : row.merge.keyLanes;
     // Lanes per key: a power of two, at most kMergeChunks (each lane's share of the windows' loads
     // is then at least one: shaders/merge_rank.comp), and few enough that a block of 4 keys fits
     // the device's workgroup.
     const uint32_t limit = workgroupLimit(device, control);
     c.keyLanes = 1;
-    while (c.keyLanes * 2 <= std::min(row.merge.keyLanes, kMergeChunks) && c.keyLanes * 8 <= limit) c.keyLanes *= 2;
+    while (c.keyLanes * 2 <= std::min(rowLanes, kMergeChunks) && c.keyLanes * 8 <= limit) c.keyLanes *= 2;
     // The largest power of two within the row's size and the device's limit, from a block of 4
     // keys (a sample per four keys), halved until its shared memory fits.
     const uint32_t smallest = 4 * c.keyLanes;

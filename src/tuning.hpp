@@ -63,15 +63,16 @@ struct TuningRow {
         // than maxCount (0: maxCount's share).
         uint32_t shareCount = 0;
     } compare;
-    // Direct sorts of up to maxCount keys (for 64-bit keys half of it) that the compare sort does
+    // Direct sorts of up to maxCount keys (of either width) that the compare sort does
     // not take, above the single-workgroup sort's count, sort chunks of that sort's tile (or of
     // the main tile, src/program.cpp) in one dispatch and merge them in another (shaders/merge_rank.comp), in workgroups of
-    // workgroupSize invocations, keyLanes (a power of two) per key (which sorts take it:
-    // vksortTakesMergeSort in the public header).
+    // workgroupSize invocations, keyLanes (a power of two) per 32-bit key and keyLanes64 per
+    // 64-bit key (which sorts take it: vksortTakesMergeSort in the public header).
     struct Merge {
         uint32_t maxCount = 0;
         uint32_t workgroupSize = 0;
         uint32_t keyLanes = 0;
+        uint32_t keyLanes64 = 0;
     } merge;
     // Sorts of up to inlineMaxTiles tiles have no scan step: each reorder sums the counts of all
     // tiles itself. Above, the scan step: its workgroup (as wide as the device allows up to
@@ -153,6 +154,11 @@ constexpr TuningRow nvidiaRow() {
     r.merge.maxCount = 65536;
     r.merge.workgroupSize = 1024;
     r.merge.keyLanes = 4;
+    // 64-bit keys with 8 per key: blocks of 128 keys, so the windows of 16 chunks fit beside
+    // each other as 32-bit keys' do with 4. On the H200, u64 keys: 65536 in 0.065 ms against
+    // 0.095 for the passes, 32768 (chunks of 2048) in 0.038 against 0.048 for 8 chunks of 4096 with
+    // 4 per key; u64:u32 and u64:u64 alike.
+    r.merge.keyLanes64 = 8;
     // The inline scan beat a scan step up to 1024 tiles and lost from 1536.
     r.scan.inlineMaxTiles = 1024;
     // One range up to 3072 tiles: ranges lost up to 11% at 1536-2048 tiles, tied at 3072 and won
@@ -222,11 +228,11 @@ TileConfig chooseShortTileConfig(const DeviceFacts& device, const TuningRow& row
 TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
                                    const SubgroupControl& control, CompareConfig* launch);
 
-// The merge step's workgroup and the merge sort's launch (*launch: its limit, at most kMergeChunks
-// chunks of `chunkKeys`, the single-workgroup sort's tile; 0 where fewer than two fit), within the
-// device's limits.
+// The merge step's workgroup and the merge sort's launch for keys of `keyWidth` (0: 32-bit, 1:
+// 64-bit) (*launch: its limit, at most kMergeChunks chunks of `chunkKeys`, the single-workgroup
+// sort's tile; 0 where fewer than two fit), within the device's limits.
 TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
-                                 const SubgroupControl& control, uint32_t chunkKeys, MergeConfig* launch);
+                                 const SubgroupControl& control, uint32_t chunkKeys, uint32_t keyWidth, MergeConfig* launch);
 
 // The row's inline-scan and scan-step limits.
 ScanConfig chooseScanConfig(const TuningRow& row);

@@ -235,7 +235,7 @@ TEST_CASE("constant digits: what a skipping sort records, pipeline by pipeline",
     vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
     for (bool indirect : {false, true}) {
         // (7 tiles more than the compare and merge sorts take, which run no passes.)
-        for (uint32_t count : {std::max(sorter->compare.maxCount, sorter->merge.maxCount) + 7 * tile + 3, (inlineMax + 20) * tile}) {
+        for (uint32_t count : {std::max(sorter->compare.maxCount, sorter->merges[0].maxCount) + 7 * tile + 3, (inlineMax + 20) * tile}) {
             const bool inlineScan = count <= inlineMax * tile;
             INFO((indirect ? "indirect, " : "") << "count " << count << (inlineScan ? ", inline scan" : ", scan steps"));
             const hostdata::Data input = maskedKeys(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_NONE, count, 0xFFFFull, 0, 7);

@@ -286,38 +286,50 @@ TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", 
     TileConfig main;
     std::string reason;
     REQUIRE(chooseTileConfig(nvidia, tuningFor(nvidia), 0, 0, SubgroupControl{}, &main, &reason));
-    // The row's shape where it fits: 1024 invocations, 4 per key, up to 16 chunks of 4096 keys.
+    // The row's shape where it fits: 1024 invocations, 4 per 32-bit key and 8 per 64-bit key, up
+    // to 16 chunks of 4096 keys of either width.
     MergeConfig launch;
-    TileConfig c = chooseMergeTileConfig(nvidia, tuningFor(nvidia), main, SubgroupControl{}, 4096, &launch);
+    TileConfig c = chooseMergeTileConfig(nvidia, tuningFor(nvidia), main, SubgroupControl{}, 4096, 0, &launch);
     CHECK(c.workgroupSize == 1024);
     CHECK(c.keyLanes == 4);
     CHECK(launch.blockKeys == 256);
     CHECK(launch.chunkKeys == 4096);
     CHECK(launch.maxCount == 65536);
+    c = chooseMergeTileConfig(nvidia, tuningFor(nvidia), main, SubgroupControl{}, 4096, 1, &launch);
+    CHECK(c.workgroupSize == 1024);
+    CHECK(c.keyLanes == 8);
+    CHECK(c.keyWords == 2);
+    CHECK(launch.blockKeys == 128);
+    CHECK(launch.maxCount == 65536);
+    CHECK(mergeRankSharedMemoryBytes(c) <= nvidia.maxSharedMemoryBytes);
     // Narrow workgroups, little shared memory, small chunks, rows without a merge sort: a power of
     // two of invocations and of lanes per key, blocks of at least 4 keys, within shared memory;
     // a limit of at most kMergeChunks chunks, and none below two.
     for (uint32_t limit : {1024u, 384u, 100u, 16u, 1u}) {
         for (uint32_t shared : {49152u, 16384u, 4096u, 1024u}) {
             for (uint32_t chunkKeys : {4096u, 1000u, 64u}) {
-                for (TuningRow::Merge shape : {TuningRow::Merge{65536, 1024, 4}, TuningRow::Merge{5000, 96, 3},
-                                               TuningRow::Merge{65536, 1024, 32}, TuningRow::Merge{65536, 64, 64},
+                for (TuningRow::Merge shape : {TuningRow::Merge{65536, 1024, 4, 8}, TuningRow::Merge{5000, 96, 3, 3},
+                                               TuningRow::Merge{65536, 1024, 32, 32}, TuningRow::Merge{65536, 64, 64, 64},
                                                TuningRow::Merge{}}) {
+                  for (uint32_t keyWidth : {0u, 1u}) {
+                    const uint32_t lanes = keyWidth == 1 ? shape.keyLanes64 : shape.keyLanes;
                     DeviceFacts device = typicalGpu();
                     device.maxWorkgroupInvocations = device.maxWorkgroupSizeX = limit;
                     device.maxSharedMemoryBytes = shared;
                     TuningRow row = tuningFor(device);
                     row.merge = shape;
-                    c = chooseMergeTileConfig(device, row, main, SubgroupControl{}, chunkKeys, &launch);
+                    c = chooseMergeTileConfig(device, row, main, SubgroupControl{}, chunkKeys, keyWidth, &launch);
                     INFO("limit " << limit << ", shared " << shared << ", chunks of " << chunkKeys << ", row "
-                                  << shape.maxCount << ", " << shape.workgroupSize << " x " << shape.keyLanes);
+                                  << shape.maxCount << ", " << shape.workgroupSize << " x " << lanes << ", "
+                                  << 32 * (keyWidth + 1) << "-bit keys");
+                    CHECK(c.keyWords == keyWidth + 1);
                     CHECK(launch.maxCount <= uint64_t(kMergeChunks) * chunkKeys);
                     CHECK(launch.maxCount <= shape.maxCount);
                     // The pipeline is created whether or not the merge sort is taken: on any
                     // device Vulkan allows (at least 128 invocations, 16 KiB) it fits.
                     CHECK(isPowerOfTwo(c.workgroupSize));
                     CHECK(isPowerOfTwo(c.keyLanes));
-                    CHECK(c.keyLanes <= std::max(1u, std::min(shape.keyLanes, kMergeChunks)));
+                    CHECK(c.keyLanes <= std::max(1u, std::min(lanes, kMergeChunks)));
                     CHECK(c.workgroupSize / c.keyLanes >= 4);
                     if (limit >= 128) CHECK(c.workgroupSize <= limit);
                     if (shared >= 16384) CHECK(mergeRankSharedMemoryBytes(c) <= shared);
@@ -327,6 +339,7 @@ TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", 
                     CHECK(c.workgroupSize <= std::min(limit, shape.workgroupSize));
                     CHECK(launch.blockKeys == c.workgroupSize / c.keyLanes);
                     CHECK(mergeRankSharedMemoryBytes(c) <= shared);
+                  }
                 }
             }
         }

@@ -44,10 +44,9 @@ Kernel singleKernel(const ProgramInput& in, uint32_t n) {
 }
 
 // The merge sort's chunks for n keys (an indirect sort: its capacity): of the main tile where as
-// many as the merge step merges hold them (kMergeChunks of 32-bit keys, half of 64-bit), else of
-// the single-workgroup sort's.
-uint32_t mergeChunkKeys(const ProgramInput& in, uint32_t n, uint32_t keyBits) {
-    return n <= kMergeChunks / (keyBits / 32) * in.tile.tileSize() ? in.tile.tileSize() : in.singleMaxCount;
+// many as the merge step merges hold them (kMergeChunks), else of the single-workgroup sort's.
+uint32_t mergeChunkKeys(const ProgramInput& in, uint32_t n) {
+    return n <= kMergeChunks * in.tile.tileSize() ? in.tile.tileSize() : in.singleMaxCount;
 }
 
 uint32_t countKernel(const Program& p, Kernel kernel) {
@@ -161,11 +160,11 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
 }
 
 TEST_CASE("program: a direct sort of at most compare.maxCount keys compares every pair, and copies the "
-          "result back where the passes would leave it in the caller's ranges, above what one workgroup sorts",
+          "result back where the passes would leave it in the caller's ranges, above the main tile",
           "[program]") {
     for (uint32_t keyBits : {32u, 64u}) {
         for (uint32_t end = 1; end <= keyBits; end += 3) {
-            for (uint32_t count : {1u, 31u, 32u, 33u, 1000u, 1500u, 2500u, 4096u, 4097u, 5000u, 5001u}) {
+            for (uint32_t count : {1u, 31u, 32u, 33u, 1000u, 1500u, 2048u, 2049u, 2500u, 4096u, 4097u, 5000u, 5001u}) {
                 for (bool index : {false, true}) {
                     ProgramInput in = input(count, 0, end, keyBits);
                     in.compare = CompareConfig{4500, 512, 32, 5000};
@@ -181,8 +180,9 @@ TEST_CASE("program: a direct sort of at most compare.maxCount keys compares ever
                         CHECK(p.steps[0].kernel == (count <= in.singleMaxCount ? singleKernel(in, count) : Kernel::TileCounts));
                         continue;
                     }
-                    // A copy back would put a barrier inside a sort that one dispatch does.
-                    if (copyBack && count <= in.singleMaxCount) {
+                    // A copy back would put a barrier inside a sort that one dispatch on the
+                    // main tile does.
+                    if (copyBack && count <= in.tile.tileSize()) {
                         REQUIRE(p.stepCount == 1);
                         CHECK(p.steps[0].kernel == singleKernel(in, count));
                         continue;
@@ -242,19 +242,19 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     const uint32_t passes = in.passes.passCount, keyPasses = keyBits / 4;
                     INFO(keyBits << "-bit keys, bits 0:" << end << ", count " << count << (index ? ", argsort" : ""));
                     checkTimestamps(p);
-                    // The compare sort goes first; 64-bit keys take half the limit.
-                    if (count <= 5000 * passes / keyPasses && (passes % 2 == 1 || count > in.singleMaxCount)) {
+                    // The compare sort goes first.
+                    if (count <= 5000 * passes / keyPasses && (passes % 2 == 1 || count > in.tile.tileSize())) {
                         CHECK(p.steps[0].kernel == Kernel::CompareSort);
                         continue;
                     }
                     // One pass is two dispatches already.
-                    if (passes < 2 || count <= in.singleMaxCount || count > 65536 / (keyBits / 32) * passes / keyPasses) {
+                    if (passes < 2 || count <= in.singleMaxCount || count > 65536 * passes / keyPasses) {
                         CHECK(countKernel(p, Kernel::MergeRank) == 0);
                         continue;
                     }
                     REQUIRE(p.stepCount == 2);
                     const bool odd = passes % 2 == 1;
-                    const uint32_t chunkKeys = mergeChunkKeys(in, count, keyBits);
+                    const uint32_t chunkKeys = mergeChunkKeys(in, count);
                     const uint32_t chunks = ceilDiv(count, chunkKeys);
                     // The chunks, a workgroup each, stay in sort order in the other buffer of
                     // the pair from where the result belongs: in place for an odd pass count.
@@ -313,7 +313,7 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                 CHECK_FALSE(launch.indirect);
                 CHECK((launch.grid.x == 1 && launch.grid.y == 1));
                 CHECK((launch.constants.flags & (kFlagIndirect | kFlagMergeLaunch)) == (kFlagIndirect | kFlagMergeLaunch));
-                const uint32_t chunkKeys = mergeChunkKeys(indirect, capacity, 32);
+                const uint32_t chunkKeys = mergeChunkKeys(indirect, capacity);
                 CHECK(launch.constants.singleMaxCount == chunkKeys);
                 CHECK(launch.constants.mergeBlocks == chunkKeys / 256);
                 CHECK(launch.barrier == Barrier::ComputeAndIndirect);

@@ -163,7 +163,10 @@ TEST_CASE("shared memory: the host's mirror of every kernel matches its SPIR-V",
                             if ((shuffle && !info.shuffleTwin) || (skip && !info.variantTwin)) continue;
                             const std::string name = variantName(Kernel(kernel), k, v, shuffle, skip ? "_skip" : "");
                             INFO(name);
-                            CHECK(reflectedBytes(name.c_str(), tile) == info.sharedMemoryBytes(tile, skip));
+                            // A pipeline of one key width's keys (TileConfig::keyWords).
+                            TileConfig keyed = tile;
+                            keyed.keyWords = info.perKeyWidth ? k + 1 : 1;
+                            CHECK(reflectedBytes(name.c_str(), keyed) == info.sharedMemoryBytes(keyed, skip));
                         }
                     }
                 }

@@ -564,7 +564,8 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     // A row whose compare sort is unlike the shipped one's: 16 keys per workgroup of 64
     // invocations and chunks of 256 words (256 32-bit keys, 128 64-bit keys), so that a few
     // hundred keys take several chunks and a partial last workgroup; up to 700 keys, above the
-    // single-workgroup sort's 256 (with an even pass count, it takes only counts above those);
+    // single-workgroup sort's 256, which is also the main tile (with an even pass count, it takes
+    // only counts above the main tile);
     // bit ranges of P of the key's K passes up to P / K of 1000 keys.
     vksort::TuningRow row = vksort::kTuningTable[1];
     row.tile = {64, 4};
@@ -589,13 +590,14 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
           "in shared memory and too long for it",
           "[sort][merge]") {
     // Rows whose merge sort is unlike the shipped one's: chunks of 256 keys (the single-workgroup
-    // sort's tile), up to 16 chunks (8 of 64-bit keys), no compare sort; merged by workgroups of
-    // 128 invocations, 2 per key (blocks of 64 keys, windows of 128, a sample every 16 keys: most
-    // windows fit shared memory), or of 16 invocations, 2 per key (blocks of 8 keys, windows of 16,
-    // a sample every 128 keys: fewer invocations than the 32 window ends of 16 chunks, and most
-    // windows too long, searched in memory). Few distinct keys make long windows too. A third row
-    // has a main tile of 128 keys, half the single-workgroup sort's: chunks of 128 keys up to 16
-    // of them (8 of 64-bit keys), through single_main, and of 256 keys above.
+    // sort's tile), up to 16 chunks, no compare sort; merged by workgroups of 128 invocations, 2
+    // per 32-bit key and 4 per 64-bit key (blocks of 64 and 32 keys, windows of twice that, a
+    // sample every 16 and 32 keys: most windows fit shared memory), or of 16 invocations (blocks
+    // of 8 and 4 keys, windows of 16 and 8, a sample every 128 and 256 keys: fewer invocations
+    // than the 32 window ends of 16 chunks, and most windows too long, searched in memory). Few
+    // distinct keys make long windows too. A third row has a main tile of 128 keys, half the
+    // single-workgroup sort's: chunks of 128 keys up to 16 of them, through single_main, and of
+    // 256 keys above.
     vkctx::Context& ctx = vktest::context();
     for (uint32_t mainKeys : {4u, 2u}) {
       for (uint32_t workgroup : {128u, 16u}) {
@@ -604,17 +606,18 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         row.tile = {64, mainKeys};
         row.single.keysPerThread = 4;
         row.compare.maxCount = 0;
-        row.merge = {4096, workgroup, 2};
+        row.merge = {4096, workgroup, 2, 4};
         SorterOptions options;
         VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
         VksortSorter sorter = VK_NULL_HANDLE;
         REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
         const VksortSorterProperties p = vktest::properties(sorter);
         REQUIRE(p.mergeSortMaxCount == 4096);
+        REQUIRE(p.mergeSortMaxCount64 == 4096);
         REQUIRE(p.singleDispatchMaxCount == 256);
         // One past the single-workgroup sort (a chunk of one key); a partial block; two whole
-        // chunks and one more key; a partial chunk; 7 and 8 chunks, the most of 64-bit keys, and
-        // one more; 16 chunks, the limit of 32-bit keys, and one past it (the passes). All bits
+        // chunks and one more key; a partial chunk; 7 and 8 chunks, and one more; 16 chunks, the
+        // limit, and one past it (the passes). All bits
         // let the merge write the caller's ranges; the odd pass counts sort the chunks in place
         // and leave the result in the scratch buffer; one pass never takes the merge sort.
         uint32_t merged[2] = {0, 0};
@@ -627,11 +630,11 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
                            const uint32_t passes = (end - c.beginBit + 3) / 4;
                            merged[keyBits / 64] += vksortTakesMergeSort(&p, c.key, passes, c.count) == VK_TRUE ? 1 : 0;
                        });
-        // Both key widths took the merge sort, 64-bit keys up to their 8 chunks.
+        // Both key widths took the merge sort, up to 16 chunks.
         CHECK(merged[0] >= 20);
-        CHECK(merged[1] >= 10);
-        CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 2048) == VK_TRUE);
-        CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 2049) == VK_FALSE);
+        CHECK(merged[1] >= 20);
+        CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 4096) == VK_TRUE);
+        CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 4097) == VK_FALSE);
         vksortDestroySorter(sorter);
       }
     }

@@ -374,31 +374,33 @@ typedef struct VksortSorterProperties {
     /* The flags the sorter was created with (VksortSorterCreateInfo::flags). */
     VksortSorterCreateFlags flags;
     /* The compare sort's limit: the most keys it takes, the device's tuning row's (8192 on NVIDIA
-     * GPUs with 32-wide subgroups and at least 48 KiB of shared memory; 2048 elsewhere, below
-     * singleDispatchMaxCount there, so that only bit ranges of an odd pass count take it). A
+     * GPUs with 32-wide subgroups and at least 48 KiB of shared memory; 2048 elsewhere, where
+     * with a tileSize of 2048 only bit ranges of an odd pass count take it). A
      * vksortCmdSort of `count` keys over P passes, of the key's K (8 for 32-bit keys, 16 for
      * 64-bit), compares every pair of keys instead of running passes where count <=
      * compareSortMaxCount and count <= compareSortShareCount * P / K (its cost does not shrink
      * with the passes, while that of the sorts it stands in for does) and, for an even P,
-     * count > singleDispatchMaxCount (vksortTakesCompareSort). One dispatch places each key (and
-     * value) in the scratch buffer's copies; where the result belongs in your ranges (an even P,
-     * see VksortSortResult) a second copies it there, behind a barrier. A one-dispatch sort has
+     * count > tileSize (vksortTakesCompareSort). One dispatch places each key (and value) in the
+     * scratch buffer's copies; where the result belongs in your ranges (an even P, see
+     * VksortSortResult) a second copies it there, behind a barrier. A one-dispatch sort has
      * none, so that sorts recorded one after another without barriers between them, into ranges
-     * of their own, may overlap on the GPU: hence the single-workgroup sort for the smaller
-     * counts of an even P. Its work grows with the square of the count, hence the low limit.
+     * of their own, may overlap on the GPU: hence the single-workgroup sort on the main tile for
+     * counts of up to tileSize of an even P (above, the compare sort and its copy cost about
+     * half the single-workgroup sort's time on a tile of singleDispatchMaxCount keys). Its work
+     * grows with the square of the count, hence the low limit.
      * vksortCmdSortIndirect and vksortCmdSortSegments never take it. */
     uint32_t compareSortMaxCount;
-    /* The merge sort's limit for 32-bit keys: the device's tuning row's (65536 on every row), at
-     * most 16 chunks of singleDispatchMaxCount keys; 64-bit keys: half of it; 0 where that is no
-     * more than one chunk. A vksortCmdSort of `count` keys over P >= 2 passes, of the key's K, that
-     * the compare sort does not take, with singleDispatchMaxCount < count <= that limit * P / K
-     * (its merge step costs the same whatever the passes; one pass is two dispatches already;
-     * vksortTakesMergeSort), takes two dispatches with a barrier between them instead of one more
-     * than a dispatch per pass: the single-workgroup sort sorts each chunk of
-     * singleDispatchMaxCount keys (of tileSize keys where 16 such chunks, 8 of 64-bit keys, hold
-     * the count, or an indirect sort's maxCount) in a workgroup of its own, and the merge step
-     * places each key after the keys of every chunk that go ahead of it, found by binary
-     * searches. The chunks lie
+    /* The merge sort's limit for 32-bit keys (mergeSortMaxCount64: for 64-bit keys): the device's
+     * tuning row's (65536 on every row, for both widths), at most 16 chunks of
+     * singleDispatchMaxCount keys; 0 where that is no more than one chunk or the merge step's
+     * shared memory does not fit the device. A vksortCmdSort of `count` keys over P >= 2 passes,
+     * of the key's K, that the compare sort does not take, with singleDispatchMaxCount < count <=
+     * that limit * P / K (its merge step costs the same whatever the passes; one pass is two
+     * dispatches already; vksortTakesMergeSort), takes two dispatches with a barrier between them
+     * instead of one more than a dispatch per pass: the single-workgroup sort sorts each chunk of
+     * singleDispatchMaxCount keys (of tileSize keys where 16 such chunks hold the count, or an
+     * indirect sort's maxCount) in a workgroup of its own, and the merge step places each key
+     * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
      * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes it
      * where the rule holds for the bindings' maxCount, the compare sort aside
      * (vksortIndirectTakesMergeSort), whatever the count read: its tile counts, one workgroup,
@@ -409,6 +411,8 @@ typedef struct VksortSorterProperties {
      * subgroups and at least 48 KiB of shared memory, where a few passes' sorts cost less than
      * the compare sort only from there; compareSortMaxCount elsewhere). */
     uint32_t compareSortShareCount;
+    /* The merge sort's limit for 64-bit keys: see mergeSortMaxCount. */
+    uint32_t mergeSortMaxCount64;
 } VksortSorterProperties;
 
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
@@ -422,8 +426,8 @@ static inline VkBool32 vksortTakesCompareSort(const VksortSorterProperties* pPro
     const uint64_t share = (uint64_t)pProperties->compareSortShareCount * passCount / keyPasses;
     const uint64_t limit = share < pProperties->compareSortMaxCount ? share : pProperties->compareSortMaxCount;
     const int oddPasses = passCount % 2u == 1u;
-    const int aboveSingle = count > pProperties->singleDispatchMaxCount;
-    return count <= limit && (oddPasses || aboveSingle) ? VK_TRUE : VK_FALSE;
+    const int aboveMainTile = count > pProperties->tileSize;
+    return count <= limit && (oddPasses || aboveMainTile) ? VK_TRUE : VK_FALSE;
 }
 
 /* Whether vksortCmdSort of `count` keys of `keyType` over `passCount` passes takes the merge sort
@@ -432,7 +436,8 @@ static inline VkBool32 vksortTakesCompareSort(const VksortSorterProperties* pPro
 static inline VkBool32 vksortTakesMergeSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
                                             uint32_t passCount, uint32_t count) {
     const uint32_t keyPasses = vksortKeySize(keyType) * 2u;
-    const uint64_t limit = (uint64_t)(pProperties->mergeSortMaxCount / (vksortKeySize(keyType) / 4u)) * passCount / keyPasses;
+    const uint32_t maxCount = vksortKeySize(keyType) == 8u ? pProperties->mergeSortMaxCount64 : pProperties->mergeSortMaxCount;
+    const uint64_t limit = (uint64_t)maxCount * passCount / keyPasses;
     if (passCount < 2u || vksortTakesCompareSort(pProperties, keyType, passCount, count)) return VK_FALSE;
     return count > pProperties->singleDispatchMaxCount && count <= limit ? VK_TRUE : VK_FALSE;
 }

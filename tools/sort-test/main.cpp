@@ -680,9 +680,9 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
                  toolutil::jsonEscape(hostdata::toString(o.dist)).c_str());
     std::fprintf(f, "  \"workgroup_size\": %u,\n  \"keys_per_thread\": %u,\n  \"tile_size\": %u,\n"
                  "  \"single_dispatch_max_count\": %u,\n  \"compare_sort_max_count\": %u,\n"
-                 "  \"merge_sort_max_count\": %u,\n  \"subgroup_size\": %u,\n",
+                 "  \"merge_sort_max_count\": %u,\n  \"merge_sort_max_count_64\": %u,\n  \"subgroup_size\": %u,\n",
                  sorter.workgroupSize, sorter.keysPerThread, sorter.tileSize, sorter.singleDispatchMaxCount,
-                 sorter.compareSortMaxCount, sorter.mergeSortMaxCount, sorter.subgroupSize);
+                 sorter.compareSortMaxCount, sorter.mergeSortMaxCount, sorter.mergeSortMaxCount64, sorter.subgroupSize);
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"indirect\": %s,\n  \"subgroup_size_control\": %s,\n  \"skip_constant_digits\": %s,\n"
@@ -737,13 +737,13 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
 
     std::printf("sort-test --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed sorts per point after "
                 "%.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, compare sort up to %u, merge sort up to "
-                "%u, subgroup %u | %s\n",
+                "%u (64-bit keys %u), subgroup %u | %s\n",
                 VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(),
                 o.order == VKSORT_ORDER_ASCENDING ? "asc" : "desc", hostdata::toString(o.dist).c_str(),
                 bitRange(o, sweep.keyTypes).c_str(), sweep.reps, sweep.warmup, properties.tileSize,
                 properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
-                properties.compareSortMaxCount, properties.mergeSortMaxCount, properties.subgroupSize,
-                formatsNote(o).c_str());
+                properties.compareSortMaxCount, properties.mergeSortMaxCount, properties.mergeSortMaxCount64,
+                properties.subgroupSize, formatsNote(o).c_str());
     std::printf("%-4s %-5s %11s %9s %9s %9s %8s %8s %8s %8s %6s %8s %8s %8s %6s %9s %8s %4s\n", "key", "value",
                 "count", "median", "min", "max", "keys/s", "counts", "reorder", "w/q", "B/key", "cmd B/s", "shd B/s",
                 "floor", "floor%", "cpu ms", "speedup", "ok");

@@ -610,12 +610,13 @@ int runSegments(vkctx::Context& ctx, VksortSorter sorter, const SegmentsOptions&
     if (o.bench) {
         std::printf("sort-test --segments --bench: vksort %s | %s | %s | %s order, %s keys, bits %s, %u timed runs per "
                     "layout after %.1f s warm-up | tile %u (%u x %u), one dispatch up to %u, compare sort up to %u, "
-                    "merge sort up to %u, subgroup %u | %s | "
+                    "merge sort up to %u (64-bit keys %u), subgroup %u | %s | "
                     "segmented: one vksortCmdSortSegments%s; separate: a vksortCmdSort per non-empty segment | %s\n",
                     VKSORT_DESCRIBE, ctx.properties().deviceName, ctx.driverDescription().c_str(), orderName(o.order),
                     hostdata::toString(o.dist).c_str(), o.bitsText.c_str(), o.reps, o.warmup, properties.tileSize,
                     properties.workgroupSize, properties.keysPerThread, properties.singleDispatchMaxCount,
-                    properties.compareSortMaxCount, properties.mergeSortMaxCount, properties.subgroupSize, o.sorterNote.c_str(),
+                    properties.compareSortMaxCount, properties.mergeSortMaxCount, properties.mergeSortMaxCount64, properties.subgroupSize,
+                    o.sorterNote.c_str(),
                     countNote, how);
         std::printf("%-4s %-5s %-18s %-9s %9s %7s %11s %9s %9s %9s %9s %8s %10s %8s %4s\n", "key", "value", "layout",
                     "method", "segments", "empty", "keys", "calls", "median", "min", "max", "keys/s", "record ms",
