@@ -385,8 +385,8 @@ typedef struct VksortSorterProperties {
      * VksortSortResult) a second copies it there, behind a barrier. A one-dispatch sort has
      * none, so that sorts recorded one after another without barriers between them, into ranges
      * of their own, may overlap on the GPU: hence the single-workgroup sort on the main tile for
-     * counts of up to tileSize of an even P (above, the compare sort and its copy cost about
-     * half the single-workgroup sort's time on a tile of singleDispatchMaxCount keys). Its work
+     * counts of up to tileSize of an even P (above, the compare sort and its copy take about half
+     * the single-workgroup sort's time on a tile of singleDispatchMaxCount keys, or less). Its work
      * grows with the square of the count, hence the low limit.
      * vksortCmdSortIndirect and vksortCmdSortSegments never take it. */
     uint32_t compareSortMaxCount;
