@@ -564,12 +564,11 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     // A row whose compare sort is unlike the shipped one's: 16 keys per workgroup of 64
     // invocations and chunks of 256 words (256 32-bit keys, 128 64-bit keys), so that a few
     // hundred keys take several chunks and a partial last workgroup; up to 700 keys, above the
-    // single-workgroup sort's 256, which is also the main tile (with an even pass count, it takes
-    // only counts above the main tile);
-    // bit ranges of P of the key's K passes up to P / K of 1000 keys.
+    // single-workgroup sort's 512 and the main tile's 256 (with an even pass count, it takes only
+    // counts above the main tile); bit ranges of P of the key's K passes up to P / K of 1000 keys.
     vksort::TuningRow row = vksort::kTuningTable[1];
     row.tile = {64, 4};
-    row.single.keysPerThread = 4;
+    row.single.keysPerThread = 8;
     row.compare = {700, 64, 16, 4, 1000};
     vkctx::Context& ctx = vktest::context();
     SorterOptions options;
@@ -578,11 +577,19 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
     REQUIRE(vktest::properties(sorter).compareSortMaxCount == 700);
     REQUIRE(vktest::properties(sorter).compareSortShareCount == 1000);
-    REQUIRE(vktest::properties(sorter).singleDispatchMaxCount == 256);
-    // One key; a workgroup's keys and one more; a 32-bit chunk, the single-workgroup sort's limit,
-    // and one more; the limit and one past it (the passes). All bits give an even pass count (the
-    // result copied back), the other ranges an odd one (the result in the scratch buffer).
-    sortRangeCases(sorter, options, {1, 2, 16, 17, 129, 256, 257, 300, 700, 701}, "compare row, ", 1700);
+    const VksortSorterProperties p = vktest::properties(sorter);
+    REQUIRE(p.singleDispatchMaxCount == 512);
+    REQUIRE(p.tileSize == 256);
+    // Over all bits (an even pass count) the main tile's counts keep the one-dispatch sort; from
+    // one more the compare sort takes them, the single-workgroup sort's limit and above too.
+    CHECK(vksortTakesCompareSort(&p, VKSORT_KEY_TYPE_UINT32, 8, 256) == VK_FALSE);
+    CHECK(vksortTakesCompareSort(&p, VKSORT_KEY_TYPE_UINT32, 8, 257) == VK_TRUE);
+    CHECK(vksortTakesCompareSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 512) == VK_TRUE);
+    // One key; a workgroup's keys and one more; a 32-bit chunk, the main tile's count, and one
+    // more; the single-workgroup sort's limit and one more; the limit and one past it (the
+    // passes). All bits give an even pass count (the result copied back), the other ranges an
+    // odd one (the result in the scratch buffer).
+    sortRangeCases(sorter, options, {1, 2, 16, 17, 129, 256, 257, 300, 512, 513, 700, 701}, "compare row, ", 1700);
     vksortDestroySorter(sorter);
 }
 
