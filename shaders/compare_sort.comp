@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #version 450
-// A direct sort of a few thousand keys by comparing every pair: a key's place is the number of
+// A sort of a few thousand keys by comparing every pair: a key's place is the number of
 // keys that go ahead of it (smaller in the sorted bits, or equal and earlier, which keeps equal
 // keys in input order), as the tiny segments find theirs (segment_tiny.comp) but over the whole
 // array. Workgroup w places keys [w * WORKGROUP_KEYS, ...): its invocations split every chunk of the
@@ -8,7 +8,9 @@
 // one key each, and add up their parts' counts. No workgroup waits for another and there are no
 // passes: the comparisons grow with the square of the count, so the host takes this kernel only
 // up to the tuning row's limit (src/program.cpp), where they cost less than the passes' dependent
-// dispatches.
+// dispatches. An indirect sort takes it by its capacity: its tile counts launch both dispatches
+// with a workgroup per WORKGROUP_KEYS keys of the count read (launch.glsl), and the kernel finds
+// the count in the tables.
 //
 // The keys go to the other buffer of the ping-pong pair (the output binding, never the input):
 // where the passes would leave the result in the caller's ranges, a second dispatch of this
@@ -110,6 +112,8 @@ uint aheadInPart(uint base, uint count, uint k, uvec2 mine) {
 }
 
 // Copies keys and values [0, count) from the input to the output bindings, an invocation each.
+// An indirect sort launches it as the sort, a workgroup per WORKGROUP_KEYS keys (launch.glsl):
+// the workgroups past the count return at once.
 void copyResult(uint count) {
     uint i = flatWorkgroupIndex() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     if (i >= count) return;
@@ -118,7 +122,7 @@ void copyResult(uint count) {
 }
 
 void main() {
-    uint count = pc.count;
+    uint count = elementCount();
     if ((pc.flags & kFlagCopyBack) != 0u) {
         copyResult(count);
         return;

@@ -5,7 +5,8 @@
 // copy), clamps it to the bindings' capacity (documented in vksort.h), and its first invocation
 // decides between the single-workgroup sort and the passes, and between a scan step and the
 // reorders' inline scan, and writes the VkDispatchIndirectCommand of each (vksort_config.h), or
-// in the merge sort's program (kFlagMergeLaunch) those of its chunk sort and merge step:
+// in the merge or the compare sort's program (kFlagChunkLaunch) a workgroup per chunk of keys and
+// blocks per chunk (the chunk sort and the merge step; the compare sort and its copy):
 // dispatches of the path not taken, and workgroups past the count, are never launched. Folding
 // this into the tile counts saves a dependent dispatch: they launch for the capacity's tiles, and
 // each workgroup reads the count itself. Included after tile.glsl by the tile counts step, and for
@@ -40,8 +41,9 @@ void writeGrid(uint at, uint workgroups) {
 SortSize sortSize(bool launcher) {
     if ((pc.flags & kFlagIndirect) == 0u) return SortSize(pc.count, tileCount());
     uint count = min(countIn[pc.count], pc.maxCount);
-    if ((pc.flags & kFlagMergeLaunch) != 0u) {
-        // A chunk sort's workgroup per chunk of singleMaxCount keys, the merge step's per block.
+    if ((pc.flags & kFlagChunkLaunch) != 0u) {
+        // A workgroup per chunk of singleMaxCount keys (the chunk sort's, or the compare sort's and
+        // its copy's), and mergeBlocks per chunk (the merge step's).
         uint chunks = vksortCeilDiv(count, pc.singleMaxCount);
         if (launcher) {
             tables[kInfoCount] = count;

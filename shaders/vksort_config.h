@@ -114,9 +114,11 @@ VKSORT_CONST kFlagSegmentCountIn = 1024u;
 /* The compare sort's second dispatch (compare_sort.comp): it copies the result back into the
  * caller's ranges. */
 VKSORT_CONST kFlagCopyBack = 2048u;
-/* An indirect sort's tile counts (launch.glsl), in the merge sort's program: they launch its chunk
- * sort (kLaunchSingleArgs) and its merge step (kLaunchTileArgs) instead of the other paths. */
-VKSORT_CONST kFlagMergeLaunch = 4096u;
+/* An indirect sort's tile counts (launch.glsl), in the merge or the compare sort's program: they
+ * launch a workgroup per chunk of singleMaxCount keys (kLaunchSingleArgs: the merge sort's chunk
+ * sort, or the compare sort and its copy) and mergeBlocks per chunk (kLaunchTileArgs: the merge
+ * step) instead of the other paths. */
+VKSORT_CONST kFlagChunkLaunch = 4096u;
 
 /* ---- Push constants ---------------------------------------------------------------------- */
 /* One block for every pipeline, each field with one meaning; src/program.cpp fills all of them
@@ -132,13 +134,14 @@ struct VksortPushConstants {
     VKSORT_U32 flags;      /* kFlag* bits */
     VKSORT_U32 maxCount;   /* the bindings' capacity: the tile counts clamp indirect counts to it */
     VKSORT_U32 pass;       /* the scan step's and reorder's digit pass: its row of the digit totals */
-    VKSORT_U32 singleMaxCount; /* indirect tile counts: counts up to this take the single-workgroup sort */
+    VKSORT_U32 singleMaxCount; /* indirect tile counts: counts up to this take the single-workgroup sort
+                                * (with kFlagChunkLaunch: the keys per chunk) */
     VKSORT_U32 dispatchWidth;  /* indirect tile counts: the most workgroups per grid row */
     VKSORT_U32 countTable;     /* the counts table of this pass (pass % 3) */
     VKSORT_U32 nextCountTable; /* where the reorder adds the next pass's counts */
     VKSORT_U32 zeroCountTable; /* zeroed by this dispatch's tiles for a later pass */
     VKSORT_U32 inlineScanMaxTiles; /* indirect tile counts and reorders: tile counts up to this need no scan step */
-    VKSORT_U32 mergeBlocks;    /* indirect tile counts with kFlagMergeLaunch: the merge step's workgroups per chunk */
+    VKSORT_U32 mergeBlocks;    /* indirect tile counts with kFlagChunkLaunch: the second launch's workgroups per chunk */
     /* A segmented sort's kernels (segments.glsl): how many segments (at most, with
      * kFlagSegmentCountIn), and either their uniform size or (0) the word of kBindingTables where
      * the caller's segmentCount + 1 offsets start. */

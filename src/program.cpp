@@ -291,7 +291,7 @@ struct Builder {
         if (in.indirect) {
             Step& launch = addLaunch();
             launch.grid = Grid{1, 1};
-            launch.constants.flags |= kFlagMergeLaunch;
+            launch.constants.flags |= kFlagChunkLaunch;
             launch.constants.singleMaxCount = chunkKeys;
             launch.constants.mergeBlocks = blocks;
         }
@@ -331,23 +331,34 @@ struct Builder {
             buildSegments(singleSet, indexFlag);
             return;
         }
-        // A few thousand keys (the rule, and why, in the public header: compareSortMaxCount): the
-        // compare sort places every key from the caller's ranges in the scratch copies, and
-        // where the passes would leave the result in the caller's ranges (an even pass count)
-        // copies it back.
+        // A few thousand keys (the rule, and why, in the public header: compareSortMaxCount; an
+        // indirect sort by its capacity): the compare sort places every key from the caller's
+        // ranges in the scratch copies, and where the passes would leave the result in the
+        // caller's ranges (an even pass count) copies it back. An indirect sort's tile counts, one
+        // workgroup, read the count and launch both for it: a workgroup per workgroupKeys keys,
+        // which the copy launches too (kLaunchSingleArgs; those past the count return at once).
         VksortSorterProperties limits{};
         limits.tileSize = in.tile.tileSize();
         limits.singleDispatchMaxCount = in.singleMaxCount;
         limits.compareSortMaxCount = in.compare.maxCount;
         limits.compareSortShareCount = in.compare.shareCount;
-        if (!in.indirect && vksortTakesCompareSort(&limits, in.keyType, passCount, in.count)) {
+        if (vksortTakesCompareSort(&limits, in.keyType, passCount, plannedCount()) == VK_TRUE) {
+            if (in.indirect) {
+                Step& launch = addLaunch();
+                launch.grid = Grid{1, 1};
+                launch.constants.flags |= kFlagChunkLaunch;
+                launch.constants.singleMaxCount = in.compare.workgroupKeys;
+                launch.constants.mergeBlocks = 1;
+            }
             Step& sort = add(Kernel::CompareSort, 0, kSetForward);
             sort.constants.flags |= indexFlag;
-            sort.grid = gridFor(ceilDiv(in.count, in.compare.workgroupKeys), in.maxWorkgroupCountX);
+            sort.argsWord = kLaunchSingleArgs;
+            if (!in.indirect) sort.grid = gridFor(ceilDiv(in.count, in.compare.workgroupKeys), in.maxWorkgroupCountX);
             if (passCount % 2 == 0) {
                 Step& copy = add(Kernel::CompareSort, 0, kSetBackward);
                 copy.constants.flags |= kFlagCopyBack;
-                copy.grid = gridFor(ceilDiv(in.count, in.compare.workgroupSize), in.maxWorkgroupCountX);
+                copy.argsWord = kLaunchSingleArgs;
+                if (!in.indirect) copy.grid = gridFor(ceilDiv(in.count, in.compare.workgroupSize), in.maxWorkgroupCountX);
             }
             out.steps[out.stepCount - 1].barrier = Barrier::None;
             timestampsThrough(out.timestampCount - 1);
@@ -356,8 +367,7 @@ struct Builder {
         // Up to 16 chunks of a workgroup's sort (the rule in the public header: mergeSortMaxCount;
         // an indirect sort by its capacity). in.merge is the key width's.
         limits.mergeSortMaxCount = limits.mergeSortMaxCount64 = in.merge.maxCount;
-        if (in.indirect ? vksortIndirectTakesMergeSort(&limits, in.keyType, passCount, in.maxCount) == VK_TRUE
-                        : vksortTakesMergeSort(&limits, in.keyType, passCount, in.count) == VK_TRUE) {
+        if (vksortTakesMergeSort(&limits, in.keyType, passCount, plannedCount()) == VK_TRUE) {
             buildMergeSort(indexFlag);
             return;
         }

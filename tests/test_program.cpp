@@ -215,13 +215,55 @@ TEST_CASE("program: a direct sort of at most compare.maxCount keys compares ever
             }
         }
     }
-    // Indirect sorts and segmented sorts never take it; nothing to sort records nothing.
-    ProgramInput indirect = input(1000, 0, 32);
-    indirect.compare = CompareConfig{5000, 512, 32, 5000};
-    indirect.indirect = true;
-    CHECK(countKernel(build(indirect), Kernel::CompareSort) == 0);
-    ProgramInput empty = indirect;
-    empty.indirect = false;
+    // An indirect sort takes it by its capacity, for any count: its tile counts, one workgroup,
+    // read the count and launch a workgroup per 32 keys of it for the sort and for the copy.
+    for (uint32_t capacity : {1000u, 2048u, 2049u, 4500u, 4501u}) {
+        for (bool bound : {false, true}) {
+            for (uint32_t end : {4u, 28u, 32u}) {
+                ProgramInput indirect = input(capacity, 0, end);
+                indirect.compare = CompareConfig{4500, 512, 32, 5000};
+                indirect.indirect = true;
+                indirect.countBound = bound;
+                const Program p = build(indirect);
+                const uint32_t passes = indirect.passes.passCount;
+                const bool copyBack = passes % 2 == 0;
+                INFO("capacity " << capacity << (bound ? ", count bound" : ", count copied") << ", bits 0:" << end);
+                checkTimestamps(p);
+                if (capacity > std::min(4500u, 5000 * passes / 8) || (copyBack && capacity <= 2048)) {
+                    CHECK(countKernel(p, Kernel::CompareSort) == 0);
+                    continue;
+                }
+                const uint32_t first = bound ? 0u : 1u;
+                REQUIRE(p.stepCount == first + (copyBack ? 3u : 2u));
+                if (!bound) CHECK(p.steps[0].kind == StepKind::CopyCount);
+                const Step& launch = p.steps[first];
+                CHECK(launch.kernel == Kernel::TileCounts);
+                CHECK(launch.set == kSetLaunch);
+                CHECK((launch.grid.x == 1 && launch.grid.y == 1));
+                CHECK((launch.constants.flags & (kFlagIndirect | kFlagChunkLaunch)) == (kFlagIndirect | kFlagChunkLaunch));
+                CHECK(launch.constants.singleMaxCount == 32);
+                CHECK(launch.constants.mergeBlocks == 1);
+                CHECK(launch.barrier == Barrier::ComputeAndIndirect);
+                const Step& sort = p.steps[first + 1];
+                CHECK(sort.kernel == Kernel::CompareSort);
+                CHECK(sort.set == kSetForward);
+                CHECK(sort.indirect);
+                CHECK(sort.argsWord == kLaunchSingleArgs);
+                CHECK((sort.constants.flags & (kFlagIndirect | kFlagCopyBack)) == kFlagIndirect);
+                CHECK(sort.barrier == (copyBack ? Barrier::Compute : Barrier::None));
+                if (!copyBack) continue;
+                const Step& copy = p.steps[first + 2];
+                CHECK(copy.kernel == Kernel::CompareSort);
+                CHECK(copy.set == kSetBackward);
+                CHECK(copy.indirect);
+                CHECK(copy.argsWord == kLaunchSingleArgs);
+                CHECK((copy.constants.flags & (kFlagIndirect | kFlagCopyBack)) == (kFlagIndirect | kFlagCopyBack));
+                CHECK(copy.barrier == Barrier::None);
+            }
+        }
+    }
+    // Nothing to sort records nothing.
+    ProgramInput empty = input(1000, 0, 32);
     empty.count = 0;
     CHECK(build(empty).stepCount == 0);
 }
@@ -286,8 +328,8 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
             }
         }
     }
-    // An indirect sort takes it by its capacity (the compare sort aside): the tile counts, one
-    // workgroup, read the count and launch the chunk sort and the merge step for it.
+    // An indirect sort takes it by its capacity (after the compare sort's rule): the tile counts,
+    // one workgroup, read the count and launch the chunk sort and the merge step for it.
     for (uint32_t capacity : {4096u, 4097u, 8192u, 20000u, 65536u, 65537u}) {
         for (bool bound : {false, true}) {
             for (uint32_t end : {4u, 8u, 12u, 32u}) {
@@ -300,8 +342,10 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                 const uint32_t passes = indirect.passes.passCount;
                 INFO("capacity " << capacity << (bound ? ", count bound" : ", count copied") << ", bits 0:" << end);
                 checkTimestamps(p);
-                if (passes < 2 || capacity <= 4096 || capacity > 65536 * passes / 8) {
+                const bool compares = capacity <= 5000 * passes / 8 && (passes % 2 == 1 || capacity > 2048);
+                if (compares || passes < 2 || capacity <= 4096 || capacity > 65536 * passes / 8) {
                     CHECK(countKernel(p, Kernel::MergeRank) == 0);
+                    CHECK(countKernel(p, Kernel::CompareSort) == (compares ? 2u - passes % 2 : 0u));
                     continue;
                 }
                 const uint32_t first = bound ? 0u : 1u;
@@ -312,7 +356,7 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                 CHECK(launch.set == kSetLaunch);
                 CHECK_FALSE(launch.indirect);
                 CHECK((launch.grid.x == 1 && launch.grid.y == 1));
-                CHECK((launch.constants.flags & (kFlagIndirect | kFlagMergeLaunch)) == (kFlagIndirect | kFlagMergeLaunch));
+                CHECK((launch.constants.flags & (kFlagIndirect | kFlagChunkLaunch)) == (kFlagIndirect | kFlagChunkLaunch));
                 const uint32_t chunkKeys = mergeChunkKeys(indirect, capacity);
                 CHECK(launch.constants.singleMaxCount == chunkKeys);
                 CHECK(launch.constants.mergeBlocks == chunkKeys / 256);

@@ -590,6 +590,47 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     // passes). All bits give an even pass count (the result copied back), the other ranges an
     // odd one (the result in the scratch buffer).
     sortRangeCases(sorter, options, {1, 2, 16, 17, 129, 256, 257, 300, 512, 513, 700, 701}, "compare row, ", 1700);
+
+    // vksortCmdSortIndirect takes it by the capacity, for any count read: none, one, part of a
+    // workgroup's keys, the main tile's, the capacity and past it (clamped); through the bindings
+    // and, where the sorter pushes, at record time; all bits (the copy back) and 7 passes.
+    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    uint32_t compared = 0;
+    for (uint32_t capacity : {300u, 700u}) {
+        for (uint32_t endBit : {0u, 28u}) {
+            REQUIRE(vksortIndirectTakesCompareSort(&p, VKSORT_KEY_TYPE_FLOAT32, endBit == 0 ? 8 : 7, capacity) == VK_TRUE);
+            for (bool pushed : {false, true}) {
+                if (pushed && (p.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) == 0) continue;
+                for (uint32_t count : {0u, 1u, 20u, 256u, capacity, capacity + 5}) {
+                    const uint32_t sorted = std::min(count, capacity);
+                    INFO("indirect, capacity " << capacity << ", count " << count << ", bits 0:" << endBit
+                                               << (pushed ? ", pushed" : ", bindings"));
+                    vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, capacity);
+                    hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, sorted,
+                                                              vktest::dist(Distribution::Few, 5), 1800 + count);
+                    rig.load(input);
+                    *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
+                    VksortSortInfo sort = rig.sortInfo(pushed, 0, VKSORT_ORDER_DESCENDING, 0, endBit);
+                    VksortSortResult where{};
+                    ctx.submitAndWait([&](VkCommandBuffer cmd) {
+                        vktest::hostToCompute(cmd);
+                        REQUIRE(vksortCmdSortIndirect(cmd, sorter, &sort, countBuffer.buffer, 0, &where) == VK_SUCCESS);
+                        vktest::computeToHost(cmd);
+                    });
+                    auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_DESCENDING, 0, endBit);
+                    hostdata::Verdict verdict =
+                        hostdata::verify(input, permutation, rig.mapped(where.keys), rig.mapped(where.values));
+                    INFO(verdict.detail);
+                    CHECK(verdict.ok);
+                    CHECK(rig.guardDamage().empty());
+                    ++compared;
+                }
+            }
+        }
+    }
+    CHECK(compared >= 24);
+    ctx.destroyBuffer(countBuffer);
+    vktest::requireCleanValidation();
     vksortDestroySorter(sorter);
 }
 

@@ -351,12 +351,12 @@ typedef struct VksortSorterProperties {
     uint32_t tileSize;
     /* Sorts of at most this many keys run every pass inside one workgroup (the single-workgroup
      * sort; up to tileSize keys on the main tile, in fewer steps per pass): one dispatch in a
-     * vksortCmdSort that the compare sort does not take (see
-     * compareSortMaxCount and vksortTakesCompareSort); vksortCmdSortIndirect records the tile
-     * counts, which read the count and launch it, before
-     * it, after a count copy without push descriptors, and with bindings of at most this
-     * capacity nothing after it (with larger bindings that the merge sort takes, see
-     * mergeSortMaxCount, the same dispatch sorts its chunks). */
+     * vksortCmdSort that the compare sort does not take (see compareSortMaxCount and
+     * vksortTakesCompareSort); vksortCmdSortIndirect, on bindings whose capacity the compare sort
+     * does not take, records the tile counts, which read the count and launch it, before it,
+     * after a count copy without push descriptors, and with bindings of at most this capacity
+     * nothing after it (with larger bindings that the merge sort takes, see mergeSortMaxCount,
+     * the same dispatch sorts its chunks). */
     uint32_t singleDispatchMaxCount;
     /* The subgroup size the pipelines were created for (the required size, or the device's
      * default), and the smallest one the shared arrays are sized for (narrower subgroups still
@@ -388,7 +388,9 @@ typedef struct VksortSorterProperties {
      * counts of up to tileSize of an even P (above, the compare sort and its copy take about half
      * the single-workgroup sort's time on a tile of singleDispatchMaxCount keys, or less). Its work
      * grows with the square of the count, hence the low limit.
-     * vksortCmdSortIndirect and vksortCmdSortSegments never take it. */
+     * vksortCmdSortIndirect takes it where the rule holds for the bindings' maxCount
+     * (vksortIndirectTakesCompareSort), whatever the count read: its tile counts, one workgroup,
+     * read the count and launch both dispatches for it. vksortCmdSortSegments never takes it. */
     uint32_t compareSortMaxCount;
     /* The merge sort's limit for 32-bit keys (mergeSortMaxCount64: for 64-bit keys): the device's
      * tuning row's (65536 on every row, for both widths), at most 16 chunks of
@@ -402,7 +404,7 @@ typedef struct VksortSorterProperties {
      * indirect sort's maxCount) in a workgroup of its own, and the merge step places each key
      * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
      * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes it
-     * where the rule holds for the bindings' maxCount, the compare sort aside
+     * where the rule holds for the bindings' maxCount and the compare sort's does not
      * (vksortIndirectTakesMergeSort), whatever the count read: its tile counts, one workgroup,
      * read the count and launch both dispatches for it. vksortCmdSortSegments never takes it. */
     uint32_t mergeSortMaxCount;
@@ -443,13 +445,19 @@ static inline VkBool32 vksortTakesMergeSort(const VksortSorterProperties* pPrope
 }
 
 /* Whether vksortCmdSortIndirect over `passCount` passes, on bindings of `maxCount` keys of
+ * `keyType`, takes the compare sort (for any count it reads): vksortTakesCompareSort's rule for
+ * maxCount. */
+static inline VkBool32 vksortIndirectTakesCompareSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
+                                                      uint32_t passCount, uint32_t maxCount) {
+    return vksortTakesCompareSort(pProperties, keyType, passCount, maxCount);
+}
+
+/* Whether vksortCmdSortIndirect over `passCount` passes, on bindings of `maxCount` keys of
  * `keyType`, takes the merge sort (for any count it reads): vksortTakesMergeSort's rule for
- * maxCount, the compare sort aside (an indirect sort never takes it). */
+ * maxCount. */
 static inline VkBool32 vksortIndirectTakesMergeSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
                                                     uint32_t passCount, uint32_t maxCount) {
-    VksortSorterProperties withoutCompare = *pProperties;
-    withoutCompare.compareSortMaxCount = 0;
-    return vksortTakesMergeSort(&withoutCompare, keyType, passCount, maxCount);
+    return vksortTakesMergeSort(pProperties, keyType, passCount, maxCount);
 }
 
 /* The largest maxCount vksortGetMemoryRequirements and vksortCreateBindings accept for this key
@@ -675,11 +683,13 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * ranges is touched. Launches are sized on the GPU from the count (no host round trip): the
  * first dispatch, the tile counts, launches a workgroup per tile of maxCount (those past the
  * count return at once), every later one only the work the count needs, and the dispatches of
- * the path a count does not take (the single-workgroup sort, or the passes) no workgroup. What is recorded depends on the
- * bindings' maxCount, which bounds the count: up to singleDispatchMaxCount the tile counts (one
- * workgroup, which reads the count and launches the rest) and the single-workgroup sort; where
- * the merge sort's rule holds for maxCount (see mergeSortMaxCount), the tile counts (one
- * workgroup) and the merge sort's chunk sort and merge step; while
+ * the path a count does not take (the single-workgroup sort, or the passes) no workgroup. What is
+ * recorded depends on the bindings' maxCount, which bounds the count: where the compare sort's
+ * rule holds for maxCount (see compareSortMaxCount), the tile counts (one workgroup, which reads
+ * the count and launches the rest), the compare sort and, for an even pass count, its copy back;
+ * else up to singleDispatchMaxCount the tile counts (one workgroup) and the single-workgroup
+ * sort; where the merge sort's rule holds for maxCount (see mergeSortMaxCount), the tile counts
+ * (one workgroup) and the merge sort's chunk sort and merge step; while
  * maxCount's tiles are few enough for every reorder to sum their counts itself (2^21 keys on
  * NVIDIA, 2^19 elsewhere, with the default tile) no scan step; above, a scan step per pass, which
  * launches nothing when the count needs none. So bindings sized close to the counts you sort

@@ -478,13 +478,16 @@ void checkCount(VksortSorter sorter, const Options& o) {
     std::exit(2);
 }
 
-// Whether the sort takes the compare sort (never an indirect one).
-bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t passes, VksortKeyType key, bool indirect) {
-    return !indirect && vksortTakesCompareSort(&p, key, passes, count) == VK_TRUE;
+// Whether the sort takes the compare sort: an indirect one by the bindings' capacity
+// (vksortTakesCompareSort, vksortIndirectTakesCompareSort).
+bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t capacity, uint32_t passes, VksortKeyType key,
+                   bool indirect) {
+    return (indirect ? vksortIndirectTakesCompareSort(&p, key, passes, capacity) : vksortTakesCompareSort(&p, key, passes, count)) ==
+           VK_TRUE;
 }
 
-// Whether the sort takes the merge sort: an indirect one by the bindings' capacity, the compare
-// sort aside (vksortTakesMergeSort, vksortIndirectTakesMergeSort).
+// Whether the sort takes the merge sort: an indirect one by the bindings' capacity
+// (vksortTakesMergeSort, vksortIndirectTakesMergeSort).
 bool mergesChunks(const VksortSorterProperties& p, uint32_t count, uint32_t capacity, uint32_t passes, VksortKeyType key,
                   bool indirect) {
     return (indirect ? vksortIndirectTakesMergeSort(&p, key, passes, capacity) : vksortTakesMergeSort(&p, key, passes, count)) ==
@@ -493,14 +496,16 @@ bool mergesChunks(const VksortSorterProperties& p, uint32_t count, uint32_t capa
 
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
 // the merge sort's chunk sort, or the whole sort where it has no passes; an indirect sort's tile
-// counts, which launch the rest, with its one-dispatch sort and any count copy.
+// counts, which launch the rest, with its one-dispatch sort (its compare sort, or its chunk sort)
+// and any count copy.
 std::string firstStep(const VksortSorterProperties& p, uint32_t count, uint32_t capacity, uint32_t passes,
                       VksortKeyType key, bool indirect) {
     if (indirect) {
+        if (comparesPairs(p, count, capacity, passes, key, indirect)) return "tile counts and compare sort";
         return mergesChunks(p, count, capacity, passes, key, indirect) ? "tile counts and chunk sort"
                                                                        : "tile counts and one-dispatch sort";
     }
-    if (comparesPairs(p, count, passes, key, indirect)) return "compare sort";
+    if (comparesPairs(p, count, capacity, passes, key, indirect)) return "compare sort";
     if (mergesChunks(p, count, capacity, passes, key, indirect)) return "chunk sort";
     return count <= p.singleDispatchMaxCount ? "one-dispatch sort" : "tile counts";
 }
@@ -586,7 +591,7 @@ int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
         const uint32_t tiles = (o.count + rig.tileSize() - 1) / rig.tileSize();
         const uint32_t capacity = o.capacity != 0 ? o.capacity : o.count;
         const std::string first = firstStep(properties, o.count, capacity, where.passCount, o.keyType, o.indirect);
-        if (comparesPairs(properties, o.count, where.passCount, o.keyType, o.indirect)) {
+        if (comparesPairs(properties, o.count, capacity, where.passCount, o.keyType, o.indirect)) {
             std::printf("sort-test: GPU time (median): %s %.3f ms (every pair of keys compared, no passes)\n",
                         first.c_str(), statsOf(kinds[0]).median);
         } else if (mergesChunks(properties, o.count, capacity, where.passCount, o.keyType, o.indirect)) {
@@ -665,7 +670,7 @@ double cpuSortMs(const hostdata::Data& input, const Options& o) {
 // per pass.
 const char* methodOf(const VksortSorterProperties& sorter, uint32_t count, uint32_t capacity, uint32_t passes,
                      VksortKeyType key, bool indirect) {
-    if (comparesPairs(sorter, count, passes, key, indirect)) return "compare";
+    if (comparesPairs(sorter, count, capacity, passes, key, indirect)) return "compare";
     if (mergesChunks(sorter, count, capacity, passes, key, indirect)) return "merge";
     return count <= sorter.singleDispatchMaxCount ? "single" : "scan";
 }
@@ -804,7 +809,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 p.capacity = capacity;
                 uint32_t kb = vksortKeySize(key);
                 p.bytesPerKey = leastBytesPerKey(key, value, p.passes, !o.indirect && count <= properties.singleDispatchMaxCount,
-                                                 comparesPairs(properties, count, p.passes, key, o.indirect),
+                                                 comparesPairs(properties, count, capacity, p.passes, key, o.indirect),
                                                  mergesChunks(properties, count, capacity, p.passes, key, o.indirect));
                 p.copyBandwidth = rig.copyBandwidth(uint64_t(count) * kb, sweep.reps);
                 p.shaderCopyBandwidth = rig.shaderCopyBandwidth(uint64_t(count) * kb, sweep.reps);
