@@ -37,8 +37,8 @@ uint32_t mergeRankSharedMemoryBytes(const TileConfig& config, bool) {
     const uint32_t block = config.workgroupSize / config.keyLanes, words = config.keyWords;
     return (kMergeChunks * block / 4u * words    // every chunk's samples
             + kMergeChunks * 2u * block * words  // every other chunk's window
-            + 2u * kMergeChunks          // where the windows start and end
-            + block) * 4u;               // the block's places
+            + 2u * kMergeChunks                  // where the windows start and end
+            + block) * 4u;                       // the block's places
 }
 
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool) {

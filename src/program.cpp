@@ -279,9 +279,8 @@ struct Builder {
     // belongs (the caller's ranges, in place, for an odd pass count), and the merge step places
     // every key from there. An indirect sort's tile counts, one workgroup, launch both for the
     // count read on the GPU. The chunks are main tiles (single_main: half the steps per pass)
-    // where as many as the merge step merges hold the count (an indirect sort's capacity):
-    // kMergeChunks (shaders/merge_rank.comp); else
-    // tiles of the single-workgroup sort.
+    // where as many as the merge step merges, kMergeChunks, hold the count (an indirect sort's
+    // capacity); else tiles of the single-workgroup sort.
     void buildMergeSort(uint32_t indexFlag) {
         const bool odd = in.passes.passCount % 2 == 1;
         const uint32_t mainTile = in.tile.tileSize();

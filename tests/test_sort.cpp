@@ -598,7 +598,7 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     uint32_t compared = 0;
     for (uint32_t capacity : {300u, 700u}) {
         for (uint32_t endBit : {0u, 28u}) {
-            REQUIRE(vksortIndirectTakesCompareSort(&p, VKSORT_KEY_TYPE_FLOAT32, endBit == 0 ? 8 : 7, capacity) == VK_TRUE);
+            REQUIRE(vksortTakesCompareSort(&p, VKSORT_KEY_TYPE_FLOAT32, endBit == 0 ? 8 : 7, capacity) == VK_TRUE);
             for (bool pushed : {false, true}) {
                 if (pushed && (p.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) == 0) continue;
                 for (uint32_t count : {0u, 1u, 20u, 256u, capacity, capacity + 5}) {

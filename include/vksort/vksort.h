@@ -389,7 +389,7 @@ typedef struct VksortSorterProperties {
      * the single-workgroup sort's time on a tile of singleDispatchMaxCount keys, or less). Its work
      * grows with the square of the count, hence the low limit.
      * vksortCmdSortIndirect takes it where the rule holds for the bindings' maxCount
-     * (vksortIndirectTakesCompareSort), whatever the count read: its tile counts, one workgroup,
+     * (vksortTakesCompareSort of maxCount), whatever the count read: its tile counts, one workgroup,
      * read the count and launch both dispatches for it. vksortCmdSortSegments never takes it. */
     uint32_t compareSortMaxCount;
     /* The merge sort's limit for 32-bit keys (mergeSortMaxCount64: for 64-bit keys): the device's
@@ -404,9 +404,9 @@ typedef struct VksortSorterProperties {
      * indirect sort's maxCount) in a workgroup of its own, and the merge step places each key
      * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
      * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes it
-     * where the rule holds for the bindings' maxCount and the compare sort's does not
-     * (vksortIndirectTakesMergeSort), whatever the count read: its tile counts, one workgroup,
-     * read the count and launch both dispatches for it. vksortCmdSortSegments never takes it. */
+     * where the rule holds for the bindings' maxCount (vksortTakesMergeSort of maxCount), whatever
+     * the count read: its tile counts, one workgroup, read the count and launch both dispatches
+     * for it. vksortCmdSortSegments never takes it. */
     uint32_t mergeSortMaxCount;
     /* The count whose share P / K a bit range of P of the key's K passes gives the compare sort
      * (see compareSortMaxCount): the device's tuning row's (12288 on NVIDIA GPUs with 32-wide
@@ -421,7 +421,8 @@ void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pPro
 
 /* Whether vksortCmdSort of `count` keys of `keyType` over `passCount` passes
  * (VksortSortResult::passCount) takes the compare sort on a sorter with these properties: the
- * rule under compareSortMaxCount, which the library applies through this function. */
+ * rule under compareSortMaxCount, which the library applies through this function
+ * (vksortCmdSortIndirect to the bindings' maxCount). */
 static inline VkBool32 vksortTakesCompareSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
                                               uint32_t passCount, uint32_t count) {
     const uint32_t keyPasses = vksortKeySize(keyType) * 2u;
@@ -434,7 +435,7 @@ static inline VkBool32 vksortTakesCompareSort(const VksortSorterProperties* pPro
 
 /* Whether vksortCmdSort of `count` keys of `keyType` over `passCount` passes takes the merge sort
  * on a sorter with these properties: the rule under mergeSortMaxCount, which the library applies
- * through this function. */
+ * through this function (vksortCmdSortIndirect to the bindings' maxCount). */
 static inline VkBool32 vksortTakesMergeSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
                                             uint32_t passCount, uint32_t count) {
     const uint32_t keyPasses = vksortKeySize(keyType) * 2u;
@@ -442,22 +443,6 @@ static inline VkBool32 vksortTakesMergeSort(const VksortSorterProperties* pPrope
     const uint64_t limit = (uint64_t)maxCount * passCount / keyPasses;
     if (passCount < 2u || vksortTakesCompareSort(pProperties, keyType, passCount, count)) return VK_FALSE;
     return count > pProperties->singleDispatchMaxCount && count <= limit ? VK_TRUE : VK_FALSE;
-}
-
-/* Whether vksortCmdSortIndirect over `passCount` passes, on bindings of `maxCount` keys of
- * `keyType`, takes the compare sort (for any count it reads): vksortTakesCompareSort's rule for
- * maxCount. */
-static inline VkBool32 vksortIndirectTakesCompareSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
-                                                      uint32_t passCount, uint32_t maxCount) {
-    return vksortTakesCompareSort(pProperties, keyType, passCount, maxCount);
-}
-
-/* Whether vksortCmdSortIndirect over `passCount` passes, on bindings of `maxCount` keys of
- * `keyType`, takes the merge sort (for any count it reads): vksortTakesMergeSort's rule for
- * maxCount. */
-static inline VkBool32 vksortIndirectTakesMergeSort(const VksortSorterProperties* pProperties, VksortKeyType keyType,
-                                                    uint32_t passCount, uint32_t maxCount) {
-    return vksortTakesMergeSort(pProperties, keyType, passCount, maxCount);
 }
 
 /* The largest maxCount vksortGetMemoryRequirements and vksortCreateBindings accept for this key

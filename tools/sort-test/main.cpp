@@ -478,20 +478,18 @@ void checkCount(VksortSorter sorter, const Options& o) {
     std::exit(2);
 }
 
-// Whether the sort takes the compare sort: an indirect one by the bindings' capacity
-// (vksortTakesCompareSort, vksortIndirectTakesCompareSort).
+// Whether the sort takes the compare sort (vksortTakesCompareSort): an indirect one by the
+// bindings' capacity.
 bool comparesPairs(const VksortSorterProperties& p, uint32_t count, uint32_t capacity, uint32_t passes, VksortKeyType key,
                    bool indirect) {
-    return (indirect ? vksortIndirectTakesCompareSort(&p, key, passes, capacity) : vksortTakesCompareSort(&p, key, passes, count)) ==
-           VK_TRUE;
+    return vksortTakesCompareSort(&p, key, passes, indirect ? capacity : count) == VK_TRUE;
 }
 
-// Whether the sort takes the merge sort: an indirect one by the bindings' capacity
-// (vksortTakesMergeSort, vksortIndirectTakesMergeSort).
+// Whether the sort takes the merge sort (vksortTakesMergeSort): an indirect one by the bindings'
+// capacity.
 bool mergesChunks(const VksortSorterProperties& p, uint32_t count, uint32_t capacity, uint32_t passes, VksortKeyType key,
                   bool indirect) {
-    return (indirect ? vksortIndirectTakesMergeSort(&p, key, passes, capacity) : vksortTakesMergeSort(&p, key, passes, count)) ==
-           VK_TRUE;
+    return vksortTakesMergeSort(&p, key, passes, indirect ? capacity : count) == VK_TRUE;
 }
 
 // What the first timestamp slot of a sort of `count` keys timed (query 0 to 1): the tile counts,
