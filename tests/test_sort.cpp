@@ -349,6 +349,68 @@ TEST_CASE("more than 65535 workgroups with the count read on the GPU: the reorde
     vktest::requireCleanValidation();
 }
 
+TEST_CASE("counts read on the GPU through scan steps of one range and of several, one sort after another on "
+          "the same scratch",
+          "[sort][indirect]") {
+    // A row with 32-key tiles whose scan steps split more than 16 tiles into ranges of at least 4
+    // (up to 64 of them) and scan inline up to 4 tiles: a capacity of 6000 keys (188 tiles, 47
+    // ranges). Each count is sorted after a larger one on the same scratch, whose counts tables
+    // still hold the larger sort's counts past the tiles of the count. Counts of several ranges,
+    // of one range, of a few tiles past the inline scan, of the inline scan, and the capacity
+    // again; with and without skipping constant digits (the first scan step then decides which
+    // passes run and launches the later scan steps), by bindings and, where the sorter pushes, at
+    // record time.
+    vkctx::Context& ctx = vktest::context();
+    vksort::TuningRow row = vksort::kTuningTable[1];
+    row.tile = {16, 2};
+    row.single.keysPerThread = 1;
+    row.compare.maxCount = 0;
+    row.merge.maxCount = 0;
+    row.scan = {4, 64, 16, 4, 2};
+    vkctx::Buffer countBuffer = ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    uint32_t sorted = 0;
+    for (bool skip : {false, true}) {
+        SorterOptions options;
+        options.skipPasses = skip;
+        VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
+        VksortSorter sorter = VK_NULL_HANDLE;
+        REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+        const VksortSorterProperties p = vktest::properties(sorter);
+        REQUIRE(p.tileSize == 32);
+        const uint32_t capacity = 6000;
+        for (bool pushed : {false, true}) {
+            if (pushed && (p.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) == 0) continue;
+            vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, capacity);
+            for (uint32_t count : {6000u, 3001u, 400u, 129u, 100u, 6000u}) {
+                INFO("capacity " << capacity << ", count " << count << (pushed ? ", pushed" : ", bindings")
+                                 << (skip ? ", skipping constant digits" : ""));
+                hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, count,
+                                                          vktest::dist(skip ? Distribution::Bits : Distribution::Uniform, 20),
+                                                          2100 + count);
+                rig.load(input);
+                *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
+                VksortSortInfo sort = rig.sortInfo(pushed, 0, VKSORT_ORDER_ASCENDING, 0, 32);
+                VksortSortResult where{};
+                ctx.submitAndWait([&](VkCommandBuffer cmd) {
+                    vktest::hostToCompute(cmd);
+                    REQUIRE(vksortCmdSortIndirect(cmd, sorter, &sort, countBuffer.buffer, 0, &where) == VK_SUCCESS);
+                    vktest::computeToHost(cmd);
+                });
+                auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, 0, 32);
+                hostdata::Verdict verdict = hostdata::verify(input, permutation, rig.mapped(where.keys), rig.mapped(where.values));
+                INFO(verdict.detail);
+                CHECK(verdict.ok);
+                CHECK(rig.guardDamage().empty());
+                ++sorted;
+            }
+        }
+        vksortDestroySorter(sorter);
+    }
+    CHECK(sorted >= 12);
+    ctx.destroyBuffer(countBuffer);
+    vktest::requireCleanValidation();
+}
+
 TEST_CASE("a Vulkan 1.1 device with no extension or feature enabled", "[sort][device]") {
     vkctx::ContextOptions options;
     options.minimalVulkan11 = true;
