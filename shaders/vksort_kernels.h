@@ -18,7 +18,8 @@
  * (VKSORT_SEGMENTED=2); the tile it is specialized with (0:
  * the main tile, 1: the single-workgroup sort's, 2: the scan's wide workgroup, 3: the tiny
  * segments' workgroup, 4: the short segments' tile, 5: the compare sort's, 6: the merge step's, 7: the
- * main tile for the single-workgroup sort's kernel, the single_main rows); the C++ function
+ * main tile for the single-workgroup sort's kernel, the single_main rows; 8: the main tile over the
+ * tile counts' workgroup, TuningRow::Counts); the C++ function
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * The reorder has no _shuffle twin: ranking in registers takes registers that otherwise keep more
  * of its workgroups resident.
@@ -28,7 +29,7 @@
  * row (single_main's variants, the single ones') embeds no second copy of the SPIR-V.
  * Rows are in the order pipelines are created and listed. One row per line, nothing else on it:
  * CMake reads these lines with a regular expression. */
-VKSORT_KERNEL(TileCounts, tile_counts, tile_counts, 1, 0, 0, 1, 0, 0, 0, tileCountsSharedMemoryBytes)
+VKSORT_KERNEL(TileCounts, tile_counts, tile_counts, 1, 0, 0, 1, 0, 0, 8, tileCountsSharedMemoryBytes)
 VKSORT_KERNEL(Scan, scan, scan, 0, 0, 0, 1, 1, 0, 2, scanSharedMemoryBytes)
 VKSORT_KERNEL(Reorder, reorder, reorder, 1, 1, 0, 1, 1, 0, 0, reorderSharedMemoryBytes)
 VKSORT_KERNEL(Single, single, single, 1, 1, 1, 0, 0, 0, 1, singleSharedMemoryBytes)

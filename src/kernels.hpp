@@ -20,7 +20,8 @@ enum class Kernel : uint32_t {
 
 // The tile a kernel's pipeline is specialized with.
 // SingleMain: the main tile, for the single-workgroup sort's kernel (its choices, not the reorder's).
-enum class KernelTile : uint32_t { Main, Single, Scan, Tiny, Short, Compare, Merge, SingleMain };
+// Counts: the main tile over the tile counts step's workgroup (chooseCountsTileConfig).
+enum class KernelTile : uint32_t { Main, Single, Scan, Tiny, Short, Compare, Merge, SingleMain, Counts };
 
 struct KernelInfo {
     const char* name;    // its variants' name prefix (shaders/vksort_kernels.h names its source)

@@ -181,7 +181,8 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
                                      : info.tile == KernelTile::Short ? options.shortTile
                                      : info.tile == KernelTile::Compare ? options.compareTile
                                      : info.tile == KernelTile::Merge ? options.mergeTiles[k]
-                                                                     : options.tile;
+                                     : info.tile == KernelTile::Counts ? options.countsTile
+                                                                      : options.tile;
             for (uint32_t v = 0; v < (info.perValueWidth ? kValueWidths : 1); ++v) {
                 if (info.perValueWidth && !options.valueWidths[v]) continue;
                 const std::string name = variantName(Kernel(kernel), k, v, options.subgroupShuffle, options.variant.twinSuffix);

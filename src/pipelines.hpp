@@ -36,7 +36,8 @@ struct Pipelines {
 };
 
 struct PipelineOptions {
-    TileConfig tile;       // tile counts and reorder
+    TileConfig tile;       // the reorder's (and the segmented sort's tile counts)
+    TileConfig countsTile; // a sort's tile counts: the same tile over their workgroup
     TileConfig singleTiles[kKeyWidths]; // the single-workgroup sort's, per key width (one tile size)
     TileConfig scanTile;   // the scan step (its workgroup size; keys per thread unused)
     TileConfig tinyTile;   // the tiny segments' (a segmented sort)

@@ -151,6 +151,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     PipelineOptions options;
     options.tile = tile;
     for (uint32_t k = 0; k < kKeyWidths; ++k) options.singleTiles[k] = chooseSingleTileConfig(device.facts, row, tile, control, k);
+    options.countsTile = chooseCountsTileConfig(device.facts, row, tile, control);
     options.scanTile = chooseScanTileConfig(device.facts, row, tile, control);
     options.tinyTile = chooseTinyTileConfig(device.facts, row, tile, control);
     options.shortTile = chooseShortTileConfig(device.facts, row, tile, control);

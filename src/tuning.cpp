@@ -86,6 +86,20 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TuningRow& ro
     return c;
 }
 
+TileConfig chooseCountsTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                  const SubgroupControl& control) {
+    // The divisor halves while the workgroup would fall below kRadix invocations (one writes each
+    // digit's count) or an invocation would count more than 255 keys (its 8-bit counters, see
+    // shaders/tile_counts.comp).
+    uint32_t divisor = isPowerOfTwo(row.counts.workgroupDivisor) ? row.counts.workgroupDivisor : 1u;
+    while (divisor > 1 && (main.workgroupSize / divisor < kRadix || main.keysPerThread * divisor > 255u)) divisor /= 2;
+    TileConfig c = main;
+    c.workgroupSize = main.workgroupSize / divisor;
+    c.keysPerThread = main.keysPerThread * divisor;
+    applySubgroupRules(device, control, &c);
+    return c;
+}
+
 TileConfig chooseScanTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
                                 const SubgroupControl& control) {
     TileConfig c = main;

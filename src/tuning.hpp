@@ -31,6 +31,12 @@ struct TuningRow {
         uint32_t workgroupSize = 0;
         uint32_t keysPerThread = 0;
     } tile;
+    // The tile counts step of a sort (shaders/tile_counts.comp) counts the tile above in workgroups
+    // of workgroupSize / workgroupDivisor invocations, keysPerThread * workgroupDivisor keys each:
+    // more loads in flight per invocation (a power of two, chooseCountsTileConfig).
+    struct Counts {
+        uint32_t workgroupDivisor = 1;
+    } counts;
     // The reorder's code.
     struct Reorder {
         bool wholeTileCopies = true;  // whole tiles' loops without bounds tests (shaders/tile.glsl)
@@ -108,6 +114,10 @@ constexpr TuningRow nvidiaRow() {
     // to 7 slower from 2^20 up, 256 x 16 12% slower at 2^24.
     r.tile.workgroupSize = 256;
     r.tile.keysPerThread = 8;
+    // u32 keys at 2^24 on the H200: the tile counts took 27 us in 128 x 16 against 31 in 256 x 8
+    // (the sort 0.4-0.6% faster, u32:u32 0.4-0.8%, 2^22 0.5%); 64-bit keys the same; 64 x 32 and
+    // 32 x 64 no faster for 32-bit keys, 11% slower for 64-bit.
+    r.counts.workgroupDivisor = 2;
     // The reorders are bound by instruction issue: the tests against `valid` cost about 3% at 2^24
     // keys (4% for u32:u32 in loadValues alone).
     r.reorder.wholeTileCopies = true;
@@ -208,6 +218,11 @@ bool chooseTileConfig(const DeviceFacts& device, const TuningRow& row, uint32_t 
 // both widths.
 TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main, const SubgroupControl& control,
                                   uint32_t keyWidth);
+
+// The tile counts step's workgroup: the main tile over the row's fewer invocations
+// (TuningRow::Counts).
+TileConfig chooseCountsTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
+                                  const SubgroupControl& control);
 
 // The scan step's workgroup: as wide as the device allows up to the row's scanWorkgroupSize and
 // its shared memory fits, so that one chunk covers many tiles.

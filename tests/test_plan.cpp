@@ -130,6 +130,31 @@ TEST_CASE("tile configuration fits the device", "[plan]") {
     CHECK(chooseSingleTileConfig(f, tuningFor(f), c, control, 1).workgroupSize == 256);
     CHECK(chooseSingleTileConfig(f, tuningFor(f), c, control, 1).tileSize() == chooseSingleTileConfig(f, tuningFor(f), c, control, 0).tileSize());
 
+    // The tile counts count the main tile over the row's fewer invocations; the divisor halves
+    // where the workgroup would fall below 16 invocations or an invocation would count more than
+    // 255 keys (its 8-bit counters), down to the main tile's own shape.
+    f = typicalGpu();
+    REQUIRE(chooseTileConfig(f, tuningFor(f), 0, 0, control, &c, &reason));
+    TileConfig counts = chooseCountsTileConfig(f, tuningFor(f), c, control);
+    CHECK(counts.tileSize() == c.tileSize());
+    CHECK(counts.workgroupSize == c.workgroupSize / tuningFor(f).counts.workgroupDivisor);
+    CHECK(counts.maxSubgroups == counts.workgroupSize / 32);
+    CHECK(counts.fullSubgroups == (counts.workgroupSize % 32 == 0));
+    TuningRow divided = tuningFor(f);
+    const struct {
+        uint32_t divisor, workgroup, keys, countsWorkgroup;
+    } shapes[] = {{2, 256, 8, 128}, {4, 256, 8, 64},  {64, 256, 8, 16}, {64, 256, 32, 64}, {2, 16, 8, 16},
+                  {3, 256, 8, 256}, {64, 32, 1, 16},  {1, 256, 8, 256}, {8, 128, 32, 32}};
+    for (const auto& shape : shapes) {
+        INFO("divisor " << shape.divisor << ", main tile " << shape.workgroup << " x " << shape.keys);
+        divided.counts.workgroupDivisor = shape.divisor;
+        REQUIRE(chooseTileConfig(f, divided, shape.workgroup, shape.keys, control, &c, &reason));
+        counts = chooseCountsTileConfig(f, divided, c, control);
+        CHECK(counts.workgroupSize == shape.countsWorkgroup);
+        CHECK(counts.tileSize() == c.tileSize());
+        CHECK(counts.maxSubgroups == std::max(1u, counts.workgroupSize / 32));
+    }
+
     // Overrides that cannot work are refused with a reason.
     f = typicalGpu();
     CHECK_FALSE(chooseTileConfig(f, tuningFor(f), 100, 0, control, &c, &reason));
