@@ -126,7 +126,7 @@ void scanRangeDigits(uint begin, uint end) {
 // The last workgroup's part: the ranges' totals become each digit's exclusive prefix over the
 // ranges, and the pass's digit totals are written; the ticket is left 0 for the next pass's scan
 // step. The (digit, range) entries are scanned in digit-major order, an entry per invocation per
-// round (one round of loads for up to 64 ranges in a workgroup of 1024), and each digit's row
+// round (two rounds of loads for 64 ranges in a workgroup of 512), and each digit's row
 // start, its entry for range 0 (the counts of all smaller digits), is taken off its entries.
 void scanRangeTotals(uint ranges) {
     uint entries = kRadix * ranges;
