@@ -36,7 +36,7 @@ struct Pipelines {
 };
 
 struct PipelineOptions {
-    TileConfig tile;       // the reorder's (and the segmented sort's tile counts)
+    TileConfig tile;       // the main tile: the reorders' and every kernel whose row names tile 0
     TileConfig countsTile; // a sort's tile counts: the same tile over their workgroup
     TileConfig singleTiles[kKeyWidths]; // the single-workgroup sort's, per key width (one tile size)
     TileConfig scanTile;   // the scan step (its workgroup size; keys per thread unused)

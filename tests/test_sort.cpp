@@ -41,6 +41,14 @@ std::vector<uint32_t> boundaryCounts(const VksortSorterProperties& p, uint32_t m
     return out;
 }
 
+// A sorter created with `row` instead of the device's tuning row (vksort::createSorter).
+VksortSorter rowSorter(const vksort::TuningRow& row, const SorterOptions& options) {
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(vktest::context(), options);
+    VksortSorter sorter = VK_NULL_HANDLE;
+    REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+    return sorter;
+}
+
 void sortBoundaries(const SorterOptions& options, uint32_t maxCount, VksortKeyType key = VKSORT_KEY_TYPE_UINT32) {
     VksortSorterProperties p = vktest::properties(vktest::sorter(options));
     INFO("tile " << p.tileSize << " (" << p.workgroupSize << " x " << p.keysPerThread << "), single workgroup up to "
@@ -372,9 +380,7 @@ TEST_CASE("counts read on the GPU through scan steps of one range and of several
     for (bool skip : {false, true}) {
         SorterOptions options;
         options.skipPasses = skip;
-        VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
-        VksortSorter sorter = VK_NULL_HANDLE;
-        REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+        VksortSorter sorter = rowSorter(row, options);
         const VksortSorterProperties p = vktest::properties(sorter);
         REQUIRE(p.tileSize == 32);
         const uint32_t capacity = 6000;
@@ -585,7 +591,6 @@ TEST_CASE("a made-up tuning row sorts every path correctly", "[sort][tuning]") {
     row.reorder.inlineScanLoads = 3;
     row.single = {6, 128, 2, 1, true}; // 384 keys in one workgroup; 64-bit keys over 128 invocations
     row.scan = {4, 64, 24, 8, 3};      // inline up to 4 tiles, one range up to 24, ranges of 8 or more
-    vkctx::Context& ctx = vktest::context();
     const VksortKeyType keys[] = {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_FLOAT32, VKSORT_KEY_TYPE_INT64,
                                   VKSORT_KEY_TYPE_FLOAT64};
     const VksortValueType values[] = {VKSORT_VALUE_TYPE_NONE, VKSORT_VALUE_TYPE_UINT32, VKSORT_VALUE_TYPE_INDEX,
@@ -593,9 +598,7 @@ TEST_CASE("a made-up tuning row sorts every path correctly", "[sort][tuning]") {
     for (bool skip : {false, true}) {
         SorterOptions options;
         options.skipPasses = skip;
-        VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
-        VksortSorter sorter = VK_NULL_HANDLE;
-        REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+        VksortSorter sorter = rowSorter(row, options);
         const VksortSorterProperties p = vktest::properties(sorter);
         REQUIRE(p.tileSize == 192);
         REQUIRE(p.singleDispatchMaxCount == 384);
@@ -634,9 +637,7 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
     row.compare = {700, 64, 16, 4, 1000};
     vkctx::Context& ctx = vktest::context();
     SorterOptions options;
-    VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
-    VksortSorter sorter = VK_NULL_HANDLE;
-    REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+    VksortSorter sorter = rowSorter(row, options);
     REQUIRE(vktest::properties(sorter).compareSortMaxCount == 700);
     REQUIRE(vktest::properties(sorter).compareSortShareCount == 1000);
     const VksortSorterProperties p = vktest::properties(sorter);
@@ -708,7 +709,6 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
     // distinct keys make long windows too. A third row has a main tile of 128 keys, half the
     // single-workgroup sort's: chunks of 128 keys up to 16 of them, through single_main, and of
     // 256 keys above.
-    vkctx::Context& ctx = vktest::context();
     for (uint32_t mainKeys : {4u, 2u}) {
       for (uint32_t workgroup : {128u, 16u}) {
         if (mainKeys == 2u && workgroup == 16u) continue;
@@ -718,9 +718,7 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         row.compare.maxCount = 0;
         row.merge = {4096, workgroup, 2, 4};
         SorterOptions options;
-        VksortSorterCreateInfo info = vktest::sorterCreateInfo(ctx, options);
-        VksortSorter sorter = VK_NULL_HANDLE;
-        REQUIRE(vksort::createSorter(&info, &row, &sorter) == VK_SUCCESS);
+        VksortSorter sorter = rowSorter(row, options);
         const VksortSorterProperties p = vktest::properties(sorter);
         REQUIRE(p.mergeSortMaxCount == 4096);
         REQUIRE(p.mergeSortMaxCount64 == 4096);
