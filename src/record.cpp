@@ -64,7 +64,8 @@ const char* valueName(VksortValueType type) {
 }
 
 // What a step does, for the label around it and its neighbours of the same name: the steps before
-// the passes by what they are, a pass's scan step and the reorder right after it together.
+// the passes (and a segmented sort's classes) by what they are, a pass's scan step and the reorder
+// right after it together.
 std::string stepLabel(const Program& program, uint32_t i) {
     const Step& s = program.steps[i];
     if (s.kind == StepKind::CopyCount) return "vksort: count copy";
@@ -75,10 +76,20 @@ std::string stepLabel(const Program& program, uint32_t i) {
     case Kernel::MergeRank: return "vksort: merge";
     case Kernel::CompareSort:
         return (s.constants.flags & kFlagCopyBack) != 0 ? "vksort: result copy" : "vksort: compare sort";
-    case Kernel::TileCounts: return "vksort: tile counts";
-    default: break;
+    case Kernel::TileCounts:
+    case Kernel::SegmentCounts:
+    case Kernel::SegmentListCounts: return "vksort: tile counts";
+    case Kernel::SegmentTiny: return "vksort: tiny segments";
+    case Kernel::SegmentClassify: return "vksort: segment classes";
+    case Kernel::SegmentShort: return "vksort: short segments";
+    case Kernel::SegmentMid: return "vksort: mid-sized segments";
+    case Kernel::SegmentSingle: return "vksort: small segments";
+    case Kernel::Scan:
+    case Kernel::Reorder:
+    case Kernel::SegmentReorder:
+    case Kernel::SegmentListReorder: break;
     }
-    const bool scan = s.kernel == Kernel::Scan || program.steps[i - 1].kernel == Kernel::Scan;
+    const bool scan = s.kernel == Kernel::Scan || (i > 0 && program.steps[i - 1].kernel == Kernel::Scan);
     return "vksort: pass " + std::to_string(s.pass) + (scan ? " (scan, reorder)" : " (reorder)");
 }
 

@@ -346,6 +346,45 @@ TEST_CASE("debug labels: named pipelines, a label around the sort and each group
     CHECK(debuglog::labels(first) == std::vector<std::string>{"+vksort: sort of f32 keys with u32 values",
                                                                "+vksort: chunk sort", "-", "+vksort: merge", "-", "-"});
     }
+    // A segmented sort: its classes by name, and segments larger than one workgroup's sort
+    // through the passes, whose first step is their tile counts.
+    {
+    VksortSorterCreateInfo segmentedInfo = info;
+    segmentedInfo.flags |= VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT;
+    VksortSorter segmented = VK_NULL_HANDLE;
+    REQUIRE(vksortCreateSorter(&segmentedInfo, &segmented) == VK_SUCCESS);
+    {
+    const uint32_t keys = 24000;
+    vktest::BindingsRig segmentRig(ctx, segmented, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, keys);
+    segmentRig.load(hostdata::generate(VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, keys, hostdata::Distribution{}, 6));
+    const VksortSorterProperties properties = vktest::properties(segmented);
+    VksortSortInfo s{};
+    s.bindings = segmentRig.bindings();
+    s.count = keys;
+    std::vector<std::string> large = {"+vksort: sort of f32 keys with u32 values", "+vksort: tile counts", "-"};
+    large.insert(large.end(), passes.begin(), passes.end());
+    large.push_back("-");
+    const struct {
+        uint32_t size;
+        std::vector<std::string> want;
+    } cases[] = {{4, {"+vksort: sort of f32 keys with u32 values", "+vksort: tiny segments", "-", "-"}},
+                 {properties.singleDispatchMaxCount, {"+vksort: sort of f32 keys with u32 values",
+                                                      "+vksort: small segments", "-", "-"}},
+                 {keys / 2, large}};
+    for (const auto& c : cases) {
+        INFO("segments of " << c.size << " keys");
+        VksortSegmentsInfo segments{};
+        segments.segmentCount = keys / c.size;
+        segments.segmentSize = c.size;
+        const size_t first = debuglog::calls.size();
+        ctx.submitAndWait([&](VkCommandBuffer cmd) {
+            REQUIRE(vksortCmdSortSegments(cmd, segmented, &s, &segments, nullptr) == VK_SUCCESS);
+        });
+        CHECK(debuglog::labels(first) == c.want);
+    }
+    }
+    vksortDestroySorter(segmented);
+    }
     // The sorter without the flag records none.
     const size_t before = debuglog::calls.size();
     vktest::BindingsRig plainRig(ctx, plain, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, count);
