@@ -121,6 +121,18 @@ TEST_CASE("sorter pipelines: count, VK_INCOMPLETE, unique names and pipelines", 
     CHECK(skippingCount == 40);
     CHECK(vktest::commandLog().pipelines - beforeSkipping == skippingCount);
     vksortDestroySorter(skipSpied);
+    // A segmented sorter adds, per key and value width, its tiny, short, mid-sized and small
+    // segments' sorts and its two reorders, per key width its two tile counts, and the classify
+    // step.
+    vktest::SorterOptions segmenting;
+    segmenting.spy = true;
+    segmenting.segmented = true;
+    const uint32_t beforeSegmenting = vktest::commandLog().pipelines;
+    VksortSorter segmentSpied = vktest::createSorter(vktest::context(), segmenting);
+    const size_t segmentingCount = checkedPipelines(segmentSpied).size();
+    CHECK(segmentingCount == 33 + 41);
+    CHECK(vktest::commandLog().pipelines - beforeSegmenting == segmentingCount);
+    vksortDestroySorter(segmentSpied);
 
     uint32_t count = 0;
     CHECK(vksortGetSorterPipelines(vktest::sorter(), nullptr, nullptr) == VK_ERROR_VALIDATION_FAILED_EXT);

@@ -27,8 +27,9 @@
  *   among all the chunks' keys (binary searches); otherwise a dispatch that counts the first pass's digits per tile, then per pass a scan of those
  *   counts (none with few tiles: each reorder workgroup then sums them itself) and a reorder
  *   dispatch that also counts the next pass's digits. No workgroup ever waits for
- *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records both
- *   paths and lets the count read on the GPU launch one of them. A sorter created with
+ *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records the
+ *   paths the bindings' maxCount allows and lets the count read on the GPU launch one of them
+ *   (see there). A sorter created with
  *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT leaves out the passes whose digit every key
  *   shares. docs/DESIGN.md explains each kernel.
  *
@@ -108,8 +109,8 @@
  *   function pointer, a count above the capacity, a misaligned offset, a buffer range too
  *   small, an empty bit range...) is reported through the assert handler
  *   (vksortSetAssertHandler) instead; the default one prints the message and calls abort(). If
- *   an installed handler returns, the function returns VK_ERROR_VALIDATION_FAILED_EXT and
- *   records or creates nothing. No sort is ever skipped silently: a recorded sort always sorts.
+ *   an installed handler returns, the function returns VK_ERROR_VALIDATION_FAILED_EXT (one that
+ *   returns no VkResult returns 0, or nothing) and records, creates or writes nothing. No sort is ever skipped silently: a recorded sort always sorts.
  */
 #ifndef VKSORT_H
 #define VKSORT_H
@@ -179,6 +180,8 @@ static inline uint32_t vksortValueSize(VksortValueType valueType) {
 }
 
 typedef enum VksortOrder {
+    /* Smallest key first (signed and float keys by value: VksortKeyType); equal keys keep their
+     * input order. */
     VKSORT_ORDER_ASCENDING = 0,
     /* Largest key first. Still stable: equal keys keep their input order. */
     VKSORT_ORDER_DESCENDING = 1,
@@ -265,10 +268,13 @@ typedef enum VksortSorterCreateFlagBits {
 typedef struct VksortSorterCreateInfo {
     /* Reserved for extensions; must be NULL. */
     const void* pNext;
+    /* VksortSorterCreateFlagBits; 0 for none. */
     VksortSorterCreateFlags flags;
     /* The apiVersion your VkInstance was created with (VkApplicationInfo::apiVersion); at least
      * VK_API_VERSION_1_1. */
     uint32_t apiVersion;
+    /* The instance vksort loads its functions through (pfnGetInstanceProcAddr) and the physical
+     * device whose properties and limits it plans for. */
     VkInstance instance;
     VkPhysicalDevice physicalDevice;
     /* The device the sort will run on. It must have been created from physicalDevice. */
@@ -282,8 +288,9 @@ typedef struct VksortSorterCreateInfo {
     /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
     const VkAllocationCallbacks* pAllocationCallbacks;
     /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
-     * every pipeline the served formats need (4 to 15, 6 to 22 when skipping constant digits,
-     * 4 more per format with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT; see keyTypes), concurrently unless
+     * every pipeline the served formats need (7 to 33, 9 to 40 when skipping constant digits;
+     * VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT adds 9 to 41: six per format, two per key width
+     * and one more; see keyTypes), concurrently unless
      * VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT is set; that is the driver's shader
      * compilation and the bulk of vksortCreateSorter's time (docs/PERFORMANCE.md has
      * measurements). A cache filled by an earlier run (vkGetPipelineCacheData) lets the driver
@@ -296,13 +303,15 @@ typedef struct VksortSorterCreateInfo {
      * testing and tuning. */
     uint32_t requiredSubgroupSize;
     /* Tuning overrides; 0 takes the default chosen for the device. The workgroup size is the
-     * invocations per workgroup of the tile-counts and reorder kernels (a power of
+     * invocations per workgroup of the reorder kernel (a power of
      * two from 16 to the device's limit: maxComputeWorkGroupInvocations and
      * maxComputeWorkGroupSize[0], and with a requiredSubgroupSize also
      * maxComputeWorkgroupSubgroups x requiredSubgroupSize); keys per thread (1 to 32) sets the
      * tile (workgroup size * keys per thread keys: at most 65536, and they must fit the device's
-     * shared memory). Out of range: VK_ERROR_FEATURE_NOT_PRESENT, with the reason given to
-     * pfnMessageCallback. */
+     * shared memory), which the tile-counts kernel counts in workgroups of the same size or, as
+     * the device's tuning chooses, of that size divided by a power of two, each invocation
+     * counting as many times more keys (NVIDIA: half the invocations). Out of range:
+     * VK_ERROR_FEATURE_NOT_PRESENT, with the reason given to pfnMessageCallback. */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
     /* Optional; see PFN_vksortMessageCallback. */
@@ -325,7 +334,9 @@ typedef struct VksortSorterCreateInfo {
  * VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT is set, and those threads have ended when it
  * returns). Returns VK_ERROR_INITIALIZATION_FAILED for an instance
  * or device below Vulkan 1.1, an entry point the proc-address functions cannot load or a
- * shader variant missing from the library, VK_ERROR_FEATURE_NOT_PRESENT when the device lacks
+ * shader variant missing from the library, VK_ERROR_EXTENSION_NOT_PRESENT when a flag's
+ * functions cannot be loaded (VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT,
+ * VKSORT_SORTER_CREATE_DEBUG_UTILS_BIT), VK_ERROR_FEATURE_NOT_PRESENT when the device lacks
  * a required subgroup capability, when VKSORT_SORTER_CREATE_SUBGROUP_SIZE_CONTROL_BIT is set on
  * a device without subgroup size control (see there), when requiredSubgroupSize is set without
  * that flag, when an override (requiredSubgroupSize, workgroupSize, keysPerThread) does not fit
@@ -343,8 +354,9 @@ void vksortDestroySorter(VksortSorter sorter);
 
 /* Facts about a sorter, for logs and for tests. */
 typedef struct VksortSorterProperties {
-    /* Invocations per workgroup and keys per invocation of the tile-counts and reorder
-     * kernels. */
+    /* Invocations per workgroup and keys per invocation of the reorder kernel (the tile-counts
+     * kernel counts the same tile, in workgroups of the same size or of fewer invocations with
+     * more keys each: see VksortSorterCreateInfo::workgroupSize). */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
@@ -417,6 +429,8 @@ typedef struct VksortSorterProperties {
     uint32_t mergeSortMaxCount64;
 } VksortSorterProperties;
 
+/* Fills *pProperties (pure query). NULL sorter or pProperties is invalid usage: the assert
+ * handler is called and nothing is written. */
 void vksortGetSorterProperties(VksortSorter sorter, VksortSorterProperties* pProperties);
 
 /* Whether vksortCmdSort of `count` keys of `keyType` over `passCount` passes
@@ -447,7 +461,8 @@ static inline VkBool32 vksortTakesMergeSort(const VksortSorterProperties* pPrope
 
 /* The largest maxCount vksortGetMemoryRequirements and vksortCreateBindings accept for this key
  * and value type on this sorter's device (pure query; 0 for an unknown type or one the sorter
- * does not serve, see VksortSorterCreateInfo::keyTypes). */
+ * does not serve, see VksortSorterCreateInfo::keyTypes). A NULL sorter is invalid usage: the
+ * assert handler is called, and 0 is returned if it returns. */
 uint32_t vksortGetMaxCount(VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType);
 
 /* One compute pipeline of a sorter. */
@@ -455,8 +470,10 @@ typedef struct VksortPipelineInfo {
     /* The shader variant it runs, e.g. "tile_counts_k1", "scan", "reorder_k1_v0",
      * "compare_sort_k1_v1" or "single_k2_v1_shuffle": the kernel, then the key width in
      * 32-bit words (k1, k2), the value width in 32-bit words (v0 none, v1, v2), "_shuffle" for
-     * the single-workgroup sort's variants built on devices with subgroup shuffles (see DEVICE
-     * REQUIREMENTS), "_skip" for a sorter created with VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
+     * the variants of the single-workgroup sort and of the segmented sort's workgroup sorts built
+     * on devices with subgroup shuffles (see DEVICE REQUIREMENTS), "_skip" for the tile-counts,
+     * scan and reorder pipelines of a sorter created with
+     * VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT, and after it
      * "_deciding" for that sorter's pipelines of the dispatch that decides which passes run
      * (e.g. "reorder_k1_v0_skip_deciding"); names that start with "segment_" are the segmented
      * sort's (VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT). Unique within the sorter; a NUL-terminated
@@ -486,6 +503,7 @@ typedef struct VksortMemoryRequirementsInfo {
     /* The largest count you will sort with these buffers; at least 1, and at most
      * vksortGetMaxCount for this key and value type. */
     uint32_t maxCount;
+    /* The format: one the sorter serves (VksortSorterCreateInfo::keyTypes, valueTypes). */
     VksortKeyType keyType;
     VksortValueType valueType;
 } VksortMemoryRequirementsInfo;
@@ -495,8 +513,10 @@ typedef struct VksortBufferRequirements {
     VkDeviceSize size;
     /* The range's offset inside its VkBuffer must be a multiple of this, in bytes: the device's
      * minStorageBufferOffsetAlignment (the range is bound as a storage buffer) rounded up to a
-     * multiple of 16 for keys and scratch (keys are read 16 bytes at a time) and of the value
-     * size for values; for scratch also a multiple of minUniformBufferOffsetAlignment. */
+     * multiple of the value size for values; for keys and scratch the larger of
+     * minStorageBufferOffsetAlignment and minUniformBufferOffsetAlignment, rounded up to a
+     * multiple of 16 (keys are read 16 bytes at a time, and part of the scratch is also bound as
+     * a uniform buffer). */
     VkDeviceSize alignment;
     /* Usage flags the VkBuffer must have been created with. */
     VkBufferUsageFlags usage;
@@ -509,10 +529,11 @@ typedef struct VksortMemoryRequirements {
      * without values. */
     VksortBufferRequirements values;
     /* Scratch space owned by the sort while it runs: the second buffer of each ping-pong pair
-     * (as large as keys plus values), the digit totals, the scan's range totals and the tile
-     * tables (each tile's digit counts and varying bits), the passes that run with each pass's
-     * launch arguments and a spare range of the same size, and an indirect sort's launch
-     * arguments (together 1.2-1.9 KiB, with the device's offset alignment); for a sorter
+     * (as large as keys plus values), the digit totals, the scan's range totals and their
+     * varying bits (5.6 KiB), the tile tables (200 bytes per tile of VksortSorterProperties::
+     * tileSize keys: three tables of its 16 digit counts, and its varying bits), the passes that
+     * run with each pass's launch arguments and a spare range of the same size, and an indirect
+     * sort's launch arguments (together 1.2-1.9 KiB, with the device's offset alignment); for a sorter
      * created with VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT the tile tables have room for one more
      * tile per singleDispatchMaxCount + 1 keys (VksortSorterProperties), as segments start tiles
      * of their own, and the tables end with the segments' lists (vksortCmdSortSegments): 4 bytes
@@ -589,6 +610,7 @@ typedef struct VksortSortInfo {
     /* Keys (and values) to sort, from the start of the ranges; at most the bindings' maxCount.
      * 0 records no dispatch (only the timestamps, when a query pool is given). */
     uint32_t count;
+    /* Ascending or descending; either is stable. */
     VksortOrder order;
     /* Sort by bits [beginBit, endBit) of the key only (bit 0 is the least significant bit of
      * the key's integer or IEEE bit pattern); keys equal in those bits keep their input order.
@@ -631,6 +653,9 @@ static inline uint32_t vksortTimestampQueryCount(uint32_t passCount) { return 2u
  * values ranges; with an odd one they are in the scratch buffer. Either way the other buffer's
  * contents are undefined. The location depends only on the pass count, never on the count. */
 typedef struct VksortSortResult {
+    /* The digit passes planned, one per 4 bits of the bit range (rounded up); where the result
+     * lands follows from it (a sorter that skips constant digits leaves out an even number of
+     * them, so its result lands in the same place). */
     uint32_t passCount;
     /* VK_TRUE when the result is in the scratch buffer. */
     VkBool32 inScratch;
