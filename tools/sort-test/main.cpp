@@ -36,6 +36,7 @@ struct Options {
     uint32_t count = 1u << 20;
     bool countMax = false; // --count max: vksortGetMaxCount for the key and value type
     uint32_t capacity = 0; // --capacity: the bindings' maxCount (0: the count, or the sweep's largest)
+    uint32_t rangeOffset = 0; // --range-offset: bytes before each range in its buffer (rounded up to its alignment)
     VksortKeyType keyType = VKSORT_KEY_TYPE_UINT32;
     VksortValueType valueType = VKSORT_VALUE_TYPE_NONE;
     VksortOrder order = VKSORT_ORDER_ASCENDING;
@@ -74,6 +75,9 @@ void usage() {
         "  --capacity N              size the buffers and bindings for N keys, at least every count sorted\n"
         "                            (default: the count, or the sweep's largest): a renderer's buffers\n"
         "                            sized for every splat with fewer visible\n"
+        "  --range-offset B          place the keys, values and scratch ranges B bytes into larger\n"
+        "                            buffers, each rounded up to a multiple of its reported alignment,\n"
+        "                            as a renderer sub-allocating them does (default 0)\n"
         "  --key u32|i32|f32|u64|i64|f64          key type (default u32)\n"
         "  --value none|u32|u64|index             values moved with the keys (default none)\n"
         "  --order asc|desc          sort order (default asc)\n"
@@ -162,6 +166,7 @@ std::string takes(const std::string& option) {
     if (option == "--dist") return hostdata::distributionNames();
     if (option == "--seed") return "a number up to 2^64 - 1";
     if (option == "--capacity") return "a number of keys (decimal, 0x hex or 2^N) from 1 to 4294967295";
+    if (option == "--range-offset") return "a number of bytes (decimal, 0x hex or 2^N) up to 2^20";
     if (option == "--repeat") return "the sorts to run, 1 to 1048576";
     if (option == "--subgroup-size") {
         return "a power of two from 1 to 128 that the device can require for compute (0: the driver's choice)";
@@ -224,6 +229,11 @@ void parse(int argc, char** argv, Options* o) {
         if (a == "--capacity") {
             if (!parseUnsigned(args.value(), UINT32_MAX, &v) || v == 0) return Parsed::Invalid;
             o->capacity = uint32_t(v);
+            return Parsed::Ok;
+        }
+        if (a == "--range-offset") {
+            if (!parseUnsigned(args.value(), 1u << 20, &v)) return Parsed::Invalid;
+            o->rangeOffset = uint32_t(v);
             return Parsed::Ok;
         }
         if (a == "--key") return validIf(hostdata::parseKeyType(args.value(), &o->keyType));
@@ -298,12 +308,12 @@ void refuseIdleOptions(const Options& o) {
     static const std::vector<std::string> oneSortOnly = {"--count", "--repeat", "--timings"};
     // --stress makes its own formats, counts, orders, bit ranges, key distributions and buffers.
     static const std::vector<std::string> notStress = {"--count", "--key", "--value", "--order", "--bits", "--dist",
-                                                       "--indirect", "--capacity", "--repeat", "--timings", "--bench",
-                                                       "--segments", "--no-separate"};
+                                                       "--indirect", "--capacity", "--range-offset", "--repeat",
+                                                       "--timings", "--bench", "--segments", "--no-separate"};
     // --segments: every segment's count comes from its layout and its buffers are sized for it; a
     // layout's several formats come from --keys and --values with or without --bench.
-    static const std::vector<std::string> notSegments = {"--count", "--counts", "--capacity", "--repeat", "--timings",
-                                                         "--cpu-max"};
+    static const std::vector<std::string> notSegments = {"--count", "--counts", "--capacity", "--range-offset",
+                                                         "--repeat", "--timings", "--cpu-max"};
     static const std::vector<std::string> segmentsOnly = {"--no-separate"};
     static const std::vector<std::string> segmentFormats = {"--keys", "--values"};
     auto in = [](const std::vector<std::string>& list, const std::string& option) {
@@ -550,7 +560,7 @@ hostdata::Verdict sortAndVerify(SortRig& rig, const hostdata::Data& input, const
 }
 
 int runVerify(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
-    SortRig rig(ctx, sorter, o.keyType, o.valueType, std::max({o.count, o.capacity, 1u}), o.indirect);
+    SortRig rig(ctx, sorter, o.keyType, o.valueType, std::max({o.count, o.capacity, 1u}), o.indirect, o.rangeOffset);
     VksortSortInfo info = withOptions(rig.sortInfo(o.count), o);
     VksortSortResult where{};
     VKCTX_CHECK(vksortGetSortResult(sorter, &info, &where));
@@ -689,9 +699,9 @@ void writeJson(FILE* f, const vkctx::Context& ctx, const std::vector<Point>& poi
     std::fprintf(f, "  \"sorter_create_ms\": %.3f,\n  \"sorter_all_formats\": %s,\n", o.createMs,
                  o.allFormats ? "true" : "false");
     std::fprintf(f, "  \"indirect\": %s,\n  \"subgroup_size_control\": %s,\n  \"skip_constant_digits\": %s,\n"
-                 "  \"push_descriptors\": %s,\n",
+                 "  \"push_descriptors\": %s,\n  \"range_offset\": %u,\n",
                  o.indirect ? "true" : "false", ctx.subgroupSizeControlEnabled() ? "true" : "false",
-                 o.skipConstantDigits ? "true" : "false", ctx.pushDescriptorsEnabled() ? "true" : "false");
+                 o.skipConstantDigits ? "true" : "false", ctx.pushDescriptorsEnabled() ? "true" : "false", o.rangeOffset);
     std::fprintf(f, "  \"results\": [\n");
     for (size_t i = 0; i < points.size(); ++i) {
         const Point& p = points[i];
@@ -770,7 +780,7 @@ int runBench(vkctx::Context& ctx, VksortSorter sorter, const Options& o) {
                 continue;
             }
             const uint32_t capacity = std::max(counts.back(), o.capacity);
-            SortRig rig(ctx, sorter, key, value, capacity, o.indirect);
+            SortRig rig(ctx, sorter, key, value, capacity, o.indirect, o.rangeOffset);
             for (uint32_t count : counts) {
                 Point p{};
                 p.key = key;

@@ -7,16 +7,20 @@
 #include "harness_spirv.hpp" // copy.comp
 
 SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
-                 uint32_t capacity, bool indirect)
+                 uint32_t capacity, bool indirect, uint32_t rangeOffset)
     : ctx_(ctx), sorter_(sorter), keyType_(keyType), valueType_(valueType), indirect_(indirect) {
     if (indirect) count_ = std::make_unique<vkctx::GpuCount>(ctx);
     VksortMemoryRequirementsInfo info{nullptr, capacity, keyType, valueType};
     VksortMemoryRequirements r{};
     VKCTX_CHECK(vksortGetMemoryRequirements(sorter, &info, &r));
-    keys_ = ctx.createBuffer(r.keys.size, r.keys.usage, false);
-    scratch_ = ctx.createBuffer(r.scratch.size, r.scratch.usage, false);
+    auto offsetFor = [&](const VksortBufferRequirements& need) {
+        return need.size == 0 ? 0 : (VkDeviceSize(rangeOffset) + need.alignment - 1) / need.alignment * need.alignment;
+    };
+    const VkDeviceSize keysAt = offsetFor(r.keys), valuesAt = offsetFor(r.values), scratchAt = offsetFor(r.scratch);
+    keys_ = ctx.createBuffer(keysAt + r.keys.size, r.keys.usage, false);
+    scratch_ = ctx.createBuffer(scratchAt + r.scratch.size, r.scratch.usage, false);
     pristineKeys_ = ctx.createBuffer(r.keys.size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false); // also the copy source
-    if (r.values.size != 0) values_ = ctx.createBuffer(r.values.size, r.values.usage, false);
+    if (r.values.size != 0) values_ = ctx.createBuffer(valuesAt + r.values.size, r.values.usage, false);
     copyValues_ = valueType == VKSORT_VALUE_TYPE_UINT32 || valueType == VKSORT_VALUE_TYPE_UINT64;
     if (copyValues_) pristineValues_ = ctx.createBuffer(r.values.size, 0, false);
 
@@ -24,9 +28,9 @@ SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType
     b.maxCount = capacity;
     b.keyType = keyType;
     b.valueType = valueType;
-    b.keys = {keys_.buffer, 0, keys_.size};
-    if (r.values.size != 0) b.values = {values_.buffer, 0, values_.size};
-    b.scratch = {scratch_.buffer, 0, scratch_.size};
+    b.keys = {keys_.buffer, keysAt, r.keys.size};
+    if (r.values.size != 0) b.values = {values_.buffer, valuesAt, r.values.size};
+    b.scratch = {scratch_.buffer, scratchAt, r.scratch.size};
     buffers_ = b;
     VksortSorterProperties p{};
     vksortGetSorterProperties(sorter, &p);
@@ -61,10 +65,10 @@ void SortRig::recordIteration(VkCommandBuffer cmd, const VksortSortInfo& base, V
                               VkQueryPool outerPool, uint32_t outerQuery) {
     uint32_t kb = vksortKeySize(keyType_), vb = vksortValueSize(valueType_);
     if (base.count > 0) {
-        VkBufferCopy keyCopy{0, 0, VkDeviceSize(base.count) * kb};
+        VkBufferCopy keyCopy{0, buffers_.keys.offset, VkDeviceSize(base.count) * kb};
         vkCmdCopyBuffer(cmd, pristineKeys_.buffer, keys_.buffer, 1, &keyCopy);
         if (copyValues_) {
-            VkBufferCopy valueCopy{0, 0, VkDeviceSize(base.count) * vb};
+            VkBufferCopy valueCopy{0, buffers_.values.offset, VkDeviceSize(base.count) * vb};
             vkCmdCopyBuffer(cmd, pristineValues_.buffer, values_.buffer, 1, &valueCopy);
         }
     }

@@ -31,8 +31,10 @@ class SortRig {
 public:
     // `indirect`: sorts go through vksortCmdSortIndirect, with the count written into a GPU buffer
     // by a compute shader in the same command buffer, as a renderer's culling pass writes it.
+    // `rangeOffset`: each range starts that many bytes into its buffer, rounded up to a multiple of
+    // its reported alignment.
     SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType, VksortValueType valueType,
-            uint32_t capacity, bool indirect = false);
+            uint32_t capacity, bool indirect = false, uint32_t rangeOffset = 0);
     ~SortRig();
     SortRig(const SortRig&) = delete;
     SortRig& operator=(const SortRig&) = delete;
