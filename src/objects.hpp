@@ -69,8 +69,8 @@ namespace vksort {
 bool validKeyType(VksortKeyType type);
 // Keys are read 16 bytes at a time (tile_counts.comp), so key ranges start on 16 bytes at least.
 constexpr uint64_t kVectorAlignment = 16;
-// Alignment of the keys range, of the scratch range and of every region inside it: the larger of
-// the device's storage- and uniform-buffer offset alignments, and at least kVectorAlignment.
+// Alignment of the scratch range and of every region inside it: the larger of the device's
+// storage- and uniform-buffer offset alignments, and at least kVectorAlignment.
 uint64_t scratchAlignment(const VksortSorter_T& sorter);
 // The scratch layout of `maxCount` keys and values of these sizes for the sorter's sorts.
 ScratchLayout sorterScratch(const VksortSorter_T& sorter, uint32_t maxCount, uint32_t keyBytes, uint32_t valueBytes);

@@ -512,10 +512,10 @@ typedef struct VksortBufferRequirements {
     /* Bytes the range must hold (0: this buffer is not used). */
     VkDeviceSize size;
     /* The range's offset inside its VkBuffer must be a multiple of this, in bytes: the device's
-     * minStorageBufferOffsetAlignment (the range is bound as a storage buffer) rounded up to a
-     * multiple of the value size for values; for keys and scratch the larger of
-     * minStorageBufferOffsetAlignment and minUniformBufferOffsetAlignment, rounded up to a
-     * multiple of 16 (keys are read 16 bytes at a time, and part of the scratch is also bound as
+     * minStorageBufferOffsetAlignment (every range is bound as a storage buffer), rounded up to a
+     * multiple of the value size for values and of 16 for keys (they are read 16 bytes at a
+     * time); for scratch the larger of minStorageBufferOffsetAlignment and
+     * minUniformBufferOffsetAlignment, rounded up to a multiple of 16 (part of it is also bound as
      * a uniform buffer). */
     VkDeviceSize alignment;
     /* Usage flags the VkBuffer must have been created with. */
