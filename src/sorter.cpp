@@ -274,7 +274,7 @@ VkResult vksort::memoryRequirements(const VksortSorter_T& sorter, const VksortMe
 
     uint64_t alignment = sorter.deviceInfo.facts.minStorageBufferOffsetAlignment;
     VksortMemoryRequirements r{};
-    // Keys are bound as storage buffers only, and the tile counts read them 16 bytes at a time.
+    // Keys are bound as storage buffers only: the uniform-buffer alignment is the scratch's alone.
     r.keys = {uint64_t(info.maxCount) * kb, alignUp(alignment, kVectorAlignment), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     if (vb != 0) r.values = {uint64_t(info.maxCount) * vb, alignUp(alignment, vb), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     ScratchLayout layout = sorterScratch(sorter, info.maxCount, kb, vb);

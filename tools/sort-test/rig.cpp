@@ -14,7 +14,7 @@ SortRig::SortRig(vkctx::Context& ctx, VksortSorter sorter, VksortKeyType keyType
     VksortMemoryRequirements r{};
     VKCTX_CHECK(vksortGetMemoryRequirements(sorter, &info, &r));
     auto offsetFor = [&](const VksortBufferRequirements& need) {
-        return need.size == 0 ? 0 : (VkDeviceSize(rangeOffset) + need.alignment - 1) / need.alignment * need.alignment;
+        return need.size == 0 ? 0 : toolutil::alignUp(rangeOffset, need.alignment);
     };
     const VkDeviceSize keysAt = offsetFor(r.keys), valuesAt = offsetFor(r.values), scratchAt = offsetFor(r.scratch);
     keys_ = ctx.createBuffer(keysAt + r.keys.size, r.keys.usage, false);
