@@ -23,6 +23,8 @@
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * The reorder has no _shuffle twin: ranking in registers takes registers that otherwise keep more
  * of its workgroups resident.
+ * chunk_sort sorts the merge sort's chunks by comparisons where the tuning row asks (its tile:
+ * the single-workgroup sort's).
  * single_main is the single-workgroup sort on the main tile: sorts that fit it, and the merge
  * sort's chunks where kMergeChunks of them hold the count, take half the steps per pass of the
  * single rows' larger tile. A row built from the same source with the same defines as an earlier
@@ -35,6 +37,7 @@ VKSORT_KERNEL(Reorder, reorder, reorder, 1, 1, 0, 1, 1, 0, 0, reorderSharedMemor
 VKSORT_KERNEL(Single, single, single, 1, 1, 1, 0, 0, 0, 1, singleSharedMemoryBytes)
 VKSORT_KERNEL(SingleMain, single_main, single, 1, 1, 1, 0, 0, 0, 7, singleSharedMemoryBytes)
 VKSORT_KERNEL(CompareSort, compare_sort, compare_sort, 1, 1, 0, 0, 0, 0, 5, compareSortSharedMemoryBytes)
+VKSORT_KERNEL(ChunkSort, chunk_sort, chunk_sort, 1, 1, 0, 0, 0, 0, 1, chunkSortSharedMemoryBytes)
 VKSORT_KERNEL(MergeRank, merge_rank, merge_rank, 1, 1, 0, 0, 0, 0, 6, mergeRankSharedMemoryBytes)
 VKSORT_KERNEL(SegmentTiny, segment_tiny, segment_tiny, 1, 1, 0, 0, 0, 1, 3, tinySharedMemoryBytes)
 VKSORT_KERNEL(SegmentClassify, segment_classify, segment_classify, 0, 0, 0, 0, 0, 1, 0, classifySharedMemoryBytes)

@@ -175,6 +175,7 @@ VkResult createPipelines(const Functions& fn, VkDevice device, const VkAllocatio
         if (info.segmented && !options.segmented) continue;
         for (uint32_t k = 0; k < (info.perKeyWidth ? kKeyWidths : 1); ++k) {
             if (info.perKeyWidth && !options.keyWidths[k]) continue;
+            if (Kernel(kernel) == Kernel::ChunkSort && !options.merges[k].chunkSort) continue;
             const TileConfig& tile = info.tile == KernelTile::Single ? options.singleTiles[k]
                                      : info.tile == KernelTile::Scan ? options.scanTile
                                      : info.tile == KernelTile::Tiny ? options.tinyTile

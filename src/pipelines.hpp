@@ -45,7 +45,7 @@ struct PipelineOptions {
     TileConfig compareTile; // the compare sort's (its tileSize(): words of keys per chunk)
     CompareConfig compare;  // and its launch (workgroupKeys: a specialization constant)
     TileConfig mergeTiles[kKeyWidths]; // the merge sort's merge step, per key width (its workgroup; keys per thread unused)
-    MergeConfig merges[kKeyWidths];    // and its launch
+    MergeConfig merges[kKeyWidths];    // and its launch (chunkSort: the chunk sort's pipelines are created)
     ScanConfig scan;       // the scan step's shape, a specialization of every kernel that scans
     TuningRow::Reorder reorder;        // the reorder's code choices (specialization constants)
     bool singleWholeTileCopies = false; // the single-workgroup sort's (TuningRow::Single)

@@ -32,6 +32,10 @@ uint32_t compareSortSharedMemoryBytes(const TileConfig& config, bool) {
            + config.workgroupSize * 4u;    // the places of the workgroup's keys
 }
 
+uint32_t chunkSortSharedMemoryBytes(const TileConfig& config, bool) {
+    return config.tileSize() * (config.keyWords + 1u) * 4u; // per key: its sorted bits and its place
+}
+
 uint32_t mergeRankSharedMemoryBytes(const TileConfig& config, bool) {
     // Sorted bits of keys of config.keyWords words, for kMergeChunks chunks.
     const uint32_t block = config.workgroupSize / config.keyLanes, words = config.keyWords;

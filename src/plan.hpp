@@ -69,6 +69,7 @@ struct MergeConfig {
     uint32_t maxCount = 0;
     uint32_t chunkKeys = 0;
     uint32_t blockKeys = 0;
+    bool chunkSort = false; // the chunks sorted by comparisons (shaders/chunk_sort.comp), not by passes
 };
 
 // How a sort of many tiles finds each tile's offsets (the tuning row's, src/tuning.hpp): up to
@@ -103,6 +104,7 @@ uint32_t singleSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t tinySharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t compareSortSharedMemoryBytes(const TileConfig& config, bool twin = true);
+uint32_t chunkSortSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t mergeRankSharedMemoryBytes(const TileConfig& config, bool twin = true);
 
 // The largest workgroup the sorter may create: the device's limits, and with a required subgroup

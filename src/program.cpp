@@ -280,11 +280,12 @@ struct Builder {
     // every key from there. An indirect sort's tile counts, one workgroup, launch both for the
     // count read on the GPU. The chunks are main tiles (single_main: half the steps per pass)
     // where as many as the merge step merges, kMergeChunks, hold the count (an indirect sort's
-    // capacity); else tiles of the single-workgroup sort.
+    // capacity) and the chunks are sorted by passes; else tiles of the single-workgroup sort,
+    // sorted by passes or by comparisons (MergeConfig::chunkSort).
     void buildMergeSort(uint32_t indexFlag) {
         const bool odd = in.passes.passCount % 2 == 1;
         const uint32_t mainTile = in.tile.tileSize();
-        const bool mainChunks = mainTile < in.merge.chunkKeys && plannedCount() <= kMergeChunks * mainTile;
+        const bool mainChunks = !in.merge.chunkSort && mainTile < in.merge.chunkKeys && plannedCount() <= kMergeChunks * mainTile;
         const uint32_t chunkKeys = mainChunks ? mainTile : in.merge.chunkKeys;
         const uint32_t blocks = ceilDiv(chunkKeys, in.merge.blockKeys);
         if (in.indirect) {
@@ -295,7 +296,7 @@ struct Builder {
             launch.constants.mergeBlocks = blocks;
         }
         const uint32_t chunks = ceilDiv(in.count, chunkKeys);
-        Step& sort = add(singleKernelFor(chunkKeys), 0, odd ? kSetInPlace : kSetForward);
+        Step& sort = add(in.merge.chunkSort ? Kernel::ChunkSort : singleKernelFor(chunkKeys), 0, odd ? kSetInPlace : kSetForward);
         sort.constants.flags |= indexFlag | kFlagMapIn;
         sort.argsWord = kLaunchSingleArgs;
         if (!in.indirect) sort.grid = gridFor(chunks, in.maxWorkgroupCountX);

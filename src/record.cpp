@@ -73,6 +73,7 @@ std::string stepLabel(const Program& program, uint32_t i) {
     case Kernel::Single:
     case Kernel::SingleMain:
         return (s.constants.flags & kFlagMapOut) != 0 ? "vksort: one-workgroup sort" : "vksort: chunk sort";
+    case Kernel::ChunkSort: return "vksort: chunk sort";
     case Kernel::MergeRank: return "vksort: merge";
     case Kernel::CompareSort:
         return (s.constants.flags & kFlagCopyBack) != 0 ? "vksort: result copy" : "vksort: compare sort";

@@ -67,6 +67,7 @@ TileConfig chooseSingleTileConfig(const DeviceFacts& device, const TuningRow& ro
     }
     c.keysPerThread = std::max(c.keysPerThread, main.keysPerThread);
     c = withExchangeBuffers(device, row, c);
+    c.keyWords = keyWidth + 1;
     // 64-bit keys: the same tile over a wider workgroup where the row asks for one and it fits,
     // with the subgroup rules of chooseTileConfig for that width. Only shapes like the measured
     // one (512 x 8, as many exchange buffers): the row's fewest keys per invocation, no buffer fewer.
@@ -180,6 +181,13 @@ TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row
     if (!fits || maxCount <= chunkKeys) maxCount = 0;
     *launch = MergeConfig{maxCount, chunkKeys, c.workgroupSize / c.keyLanes};
     return c;
+}
+
+bool chooseChunkSort(const DeviceFacts& device, const TuningRow& row, const TileConfig& single, uint32_t keyWidth) {
+    // The merge rounds halve and double runs of keys, so both sides are powers of two.
+    const bool wanted = keyWidth == 1 ? row.merge.chunkSort64 : row.merge.chunkSort;
+    return wanted && isPowerOfTwo(single.workgroupSize) && isPowerOfTwo(single.keysPerThread) &&
+           chunkSortSharedMemoryBytes(single) <= device.maxSharedMemoryBytes;
 }
 
 ScanConfig chooseScanConfig(const TuningRow& row) {

@@ -371,6 +371,42 @@ TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", 
     }
 }
 
+TEST_CASE("the merge sort's chunks are sorted by comparisons where the row asks, the tile's sides are "
+          "powers of two and its shared memory fits",
+          "[plan]") {
+    for (uint32_t shared : {49152u, 32768u, 16384u}) {
+        for (uint32_t keyWidth : {0u, 1u}) {
+            for (TileConfig single : {TileConfig{256, 16}, TileConfig{512, 8}, TileConfig{64, 6}, TileConfig{96, 4}}) {
+                for (uint32_t asks = 0; asks < 4; ++asks) {
+                    DeviceFacts device = typicalGpu();
+                    device.maxSharedMemoryBytes = shared;
+                    TuningRow row = tuningFor(device);
+                    row.merge.chunkSort = (asks & 1u) != 0;
+                    row.merge.chunkSort64 = (asks & 2u) != 0;
+                    single.keyWords = keyWidth + 1;
+                    INFO(single.workgroupSize << " x " << single.keysPerThread << ", " << 32 * (keyWidth + 1)
+                                              << "-bit keys, shared " << shared << ", row asks " << asks);
+                    // Per key: its sorted bits and its place.
+                    CHECK(chunkSortSharedMemoryBytes(single) == single.tileSize() * (keyWidth + 2) * 4);
+                    const bool asked = ((asks >> keyWidth) & 1u) != 0;
+                    const bool fits = isPowerOfTwo(single.workgroupSize) && isPowerOfTwo(single.keysPerThread) &&
+                                      single.tileSize() * (keyWidth + 2) * 4 <= shared;
+                    CHECK(chooseChunkSort(device, row, single, keyWidth) == (asked && fits));
+                }
+            }
+        }
+    }
+    // The shipped rows: 64-bit keys' chunks by comparisons on the NVIDIA row's tile (512 x 8,
+    // 48 KiB exactly), 32-bit keys' by passes.
+    DeviceFacts device = typicalGpu();
+    const TuningRow& row = tuningFor(device);
+    const TileConfig main{256, 8, 8, true};
+    for (uint32_t keyWidth : {0u, 1u}) {
+        const TileConfig single = chooseSingleTileConfig(device, row, main, SubgroupControl{}, keyWidth);
+        CHECK(chooseChunkSort(device, row, single, keyWidth) == (keyWidth == 1 && device.maxSharedMemoryBytes >= 49152));
+    }
+}
+
 TEST_CASE("scratch layout keeps regions aligned and disjoint", "[plan]") {
     TileConfig c{256, 8, 8, true};
     for (uint32_t maxCount : {1u, 2047u, 2048u, 2049u, 1000003u}) {

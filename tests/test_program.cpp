@@ -43,11 +43,16 @@ Kernel singleKernel(const ProgramInput& in, uint32_t n) {
     return n <= in.tile.tileSize() ? Kernel::SingleMain : Kernel::Single;
 }
 
-// The merge sort's chunks for n keys (an indirect sort: its capacity): of the main tile where as
-// many as the merge step merges hold them (kMergeChunks), else of the single-workgroup sort's.
+// The merge sort's chunks for n keys (an indirect sort: its capacity): sorted by passes, of the
+// main tile where as many as the merge step merges hold them (kMergeChunks), else of the
+// single-workgroup sort's tile; sorted by comparisons (MergeConfig::chunkSort), always of that
+// tile.
 uint32_t mergeChunkKeys(const ProgramInput& in, uint32_t n) {
-    return n <= kMergeChunks * in.tile.tileSize() ? in.tile.tileSize() : in.singleMaxCount;
+    return !in.merge.chunkSort && n <= kMergeChunks * in.tile.tileSize() ? in.tile.tileSize() : in.singleMaxCount;
 }
+
+// The kernel that sorts the merge sort's chunks of n keys.
+Kernel chunkKernel(const ProgramInput& in, uint32_t n) { return in.merge.chunkSort ? Kernel::ChunkSort : singleKernel(in, n); }
 
 uint32_t countKernel(const Program& p, Kernel kernel) {
     uint32_t n = 0;
@@ -275,14 +280,16 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
     for (uint32_t keyBits : {32u, 64u}) {
         for (uint32_t end = 1; end <= keyBits; end += 3) {
             for (uint32_t count : {4096u, 4097u, 5000u, 8192u, 8193u, 12288u, 20000u, 32768u, 32769u, 65536u, 65537u}) {
-                for (bool index : {false, true}) {
+                for (uint32_t variant = 0; variant < 4; ++variant) {
+                    const bool index = variant % 2 == 1, compared = variant >= 2;
                     ProgramInput in = input(count, 0, end, keyBits);
                     in.compare = CompareConfig{5000, 512, 32, 5000};
-                    in.merge = MergeConfig{65536, 4096, 256};
+                    in.merge = MergeConfig{65536, 4096, 256, compared};
                     in.indexValues = index;
                     const Program p = build(in);
                     const uint32_t passes = in.passes.passCount, keyPasses = keyBits / 4;
-                    INFO(keyBits << "-bit keys, bits 0:" << end << ", count " << count << (index ? ", argsort" : ""));
+                    INFO(keyBits << "-bit keys, bits 0:" << end << ", count " << count << (index ? ", argsort" : "")
+                                 << (compared ? ", chunks sorted by comparisons" : ""));
                     checkTimestamps(p);
                     // The compare sort goes first.
                     if (count <= 5000 * passes / keyPasses && (passes % 2 == 1 || count > in.tile.tileSize())) {
@@ -301,7 +308,7 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     // The chunks, a workgroup each, stay in sort order in the other buffer of
                     // the pair from where the result belongs: in place for an odd pass count.
                     const Step& sort = p.steps[0];
-                    CHECK(sort.kernel == singleKernel(in, chunkKeys));
+                    CHECK(sort.kernel == chunkKernel(in, chunkKeys));
                     CHECK(sort.set == (odd ? kSetInPlace : kSetForward));
                     CHECK((sort.grid.x == chunks && sort.grid.y == 1));
                     CHECK(sort.constants.count == count);
@@ -331,16 +338,18 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
     // An indirect sort takes it by its capacity (after the compare sort's rule): the tile counts,
     // one workgroup, read the count and launch the chunk sort and the merge step for it.
     for (uint32_t capacity : {4096u, 4097u, 8192u, 20000u, 65536u, 65537u}) {
-        for (bool bound : {false, true}) {
+        for (uint32_t variant = 0; variant < 4; ++variant) {
+            const bool bound = variant % 2 == 1, compared = variant >= 2;
             for (uint32_t end : {4u, 8u, 12u, 32u}) {
                 ProgramInput indirect = input(capacity, 0, end);
                 indirect.compare = CompareConfig{5000, 512, 32, 5000};
-                indirect.merge = MergeConfig{65536, 4096, 256};
+                indirect.merge = MergeConfig{65536, 4096, 256, compared};
                 indirect.indirect = true;
                 indirect.countBound = bound;
                 const Program p = build(indirect);
                 const uint32_t passes = indirect.passes.passCount;
-                INFO("capacity " << capacity << (bound ? ", count bound" : ", count copied") << ", bits 0:" << end);
+                INFO("capacity " << capacity << (bound ? ", count bound" : ", count copied") << ", bits 0:" << end
+                                 << (compared ? ", chunks sorted by comparisons" : ""));
                 checkTimestamps(p);
                 const bool compares = capacity <= 5000 * passes / 8 && (passes % 2 == 1 || capacity > 2048);
                 if (compares || passes < 2 || capacity <= 4096 || capacity > 65536 * passes / 8) {
@@ -363,7 +372,7 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                 CHECK(launch.barrier == Barrier::ComputeAndIndirect);
                 const bool odd = passes % 2 == 1;
                 const Step& sort = p.steps[first + 1];
-                CHECK(sort.kernel == singleKernel(indirect, chunkKeys));
+                CHECK(sort.kernel == chunkKernel(indirect, chunkKeys));
                 CHECK(sort.set == (odd ? kSetInPlace : kSetForward));
                 CHECK(sort.indirect);
                 CHECK(sort.argsWord == kLaunchSingleArgs);

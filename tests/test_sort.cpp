@@ -708,15 +708,18 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
     // than the 32 window ends of 16 chunks, and most windows too long, searched in memory). Few
     // distinct keys make long windows too. A third row has a main tile of 128 keys, half the
     // single-workgroup sort's: chunks of 128 keys up to 16 of them, through single_main, and of
-    // 256 keys above.
+    // 256 keys above. A fourth sorts the chunks of both key widths by comparisons (chunk_sort:
+    // 64 invocations of 4 keys, six merge rounds) instead of passes.
     for (uint32_t mainKeys : {4u, 2u}) {
       for (uint32_t workgroup : {128u, 16u}) {
+       for (bool compared : {false, true}) {
         if (mainKeys == 2u && workgroup == 16u) continue;
+        if (compared && (mainKeys == 2u || workgroup == 16u)) continue;
         vksort::TuningRow row = vksort::kTuningTable[1];
         row.tile = {64, mainKeys};
         row.single.keysPerThread = 4;
         row.compare.maxCount = 0;
-        row.merge = {4096, workgroup, 2, 4};
+        row.merge = {4096, workgroup, 2, 4, compared, compared};
         SorterOptions options;
         VksortSorter sorter = rowSorter(row, options);
         const VksortSorterProperties p = vktest::properties(sorter);
@@ -731,7 +734,7 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         uint32_t merged[2] = {0, 0};
         sortRangeCases(sorter, options, {257, 300, 513, 1000, 1793, 2048, 2049, 4095, 4096, 4097},
                        "merge row, main tile " + std::to_string(64 * mainKeys) + ", " + std::to_string(workgroup) +
-                           " invocations, ",
+                           " invocations, " + (compared ? "chunks sorted by comparisons, " : ""),
                        2300, [&](const Case& c) {
                            const uint32_t keyBits = vksortKeySize(c.key) * 8;
                            const uint32_t end = c.endBit == 0 ? keyBits : c.endBit;
@@ -743,7 +746,16 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         CHECK(merged[1] >= 20);
         CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 4096) == VK_TRUE);
         CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 4097) == VK_FALSE);
+        // Only a sorter that sorts its chunks by comparisons has their pipelines.
+        uint32_t pipelineCount = 0;
+        REQUIRE(vksortGetSorterPipelines(sorter, &pipelineCount, nullptr) == VK_SUCCESS);
+        std::vector<VksortPipelineInfo> pipelines(pipelineCount);
+        REQUIRE(vksortGetSorterPipelines(sorter, &pipelineCount, pipelines.data()) == VK_SUCCESS);
+        uint32_t chunkSorts = 0;
+        for (const VksortPipelineInfo& info : pipelines) chunkSorts += std::string(info.name).rfind("chunk_sort_", 0) == 0;
+        CHECK(chunkSorts == (compared ? 6u : 0u));
         vksortDestroySorter(sorter);
+       }
       }
     }
 }

@@ -22,9 +22,9 @@
  *   the keys that go ahead of it (every pair compared), and after an even pass count a second
  *   copies the result back where the passes would have left it; other counts up to
  *   singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup; up to a
- *   few tens of thousands (the merge sort, see mergeSortMaxCount), that dispatch sorts each
- *   chunk of singleDispatchMaxCount keys in a workgroup of its own and a second places each key
- *   among all the chunks' keys (binary searches); otherwise a dispatch that counts the first pass's digits per tile, then per pass a scan of those
+ *   few tens of thousands (the merge sort, see mergeSortMaxCount), one dispatch sorts each
+ *   chunk of singleDispatchMaxCount keys in a workgroup of its own (by every pass, or by
+ *   comparisons) and a second places each key among all the chunks' keys (binary searches); otherwise a dispatch that counts the first pass's digits per tile, then per pass a scan of those
  *   counts (none with few tiles: each reorder workgroup then sums them itself) and a reorder
  *   dispatch that also counts the next pass's digits. No workgroup ever waits for
  *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records the
@@ -411,10 +411,13 @@ typedef struct VksortSorterProperties {
      * of the key's K, that the compare sort does not take, with singleDispatchMaxCount < count <=
      * that limit * P / K (its merge step costs the same whatever the passes; one pass is two
      * dispatches already; vksortTakesMergeSort), takes two dispatches with a barrier between them
-     * instead of one more than a dispatch per pass: the single-workgroup sort sorts each chunk of
-     * singleDispatchMaxCount keys (of tileSize keys where 16 such chunks hold the count, or an
-     * indirect sort's maxCount) in a workgroup of its own, and the merge step places each key
-     * after the keys of every chunk that go ahead of it, found by binary searches. The chunks lie
+     * instead of one more than a dispatch per pass: a workgroup per chunk sorts each chunk of
+     * singleDispatchMaxCount keys, either by every pass as the single-workgroup sort does (chunks
+     * of tileSize keys where 16 such chunks hold the count, or an indirect sort's maxCount) or, where
+     * the device's tuning row asks (64-bit keys on every row) and its shared memory fits, by
+     * comparisons: sorted runs merged pairwise in shared memory, equal keys in input order; then
+     * the merge step places each key after the keys of every chunk that go ahead of it, found by
+     * binary searches. The chunks lie
      * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes it
      * where the rule holds for the bindings' maxCount (vksortTakesMergeSort of maxCount), whatever
      * the count read: its tile counts, one workgroup, read the count and launch both dispatches

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#version 450
+// The merge sort's first step by comparisons (src/program.cpp; the tuning row's merge.chunkSort):
+// workgroup w sorts keys [w * TILE_SIZE, (w + 1) * TILE_SIZE) (the last chunk shorter) and
+// leaves them in sort order for the merge step (merge_rank.comp), as the single-workgroup sort
+// does with a pass per digit. Invocation t sorts the KEYS_PER_THREAD keys at [t * K, (t + 1) * K)
+// in registers, then log2(workgroup size) rounds merge neighbouring sorted runs pairwise through
+// shared memory: an invocation finds where its K places of the merged pair start in each run (a
+// merge-path search) and merges K keys from there. Both steps keep equal keys in input order (the
+// register sort swaps only neighbours, and a merge takes the earlier run's key first), so the
+// sort is stable. Shared memory holds each key's sorted bits and its place in the chunk; the keys
+// and values are read again by that place at the end, so the output binding may be the input
+// buffer (every read comes before the barrier that precedes the writes).
+
+#define VKSORT_RESTRICT
+#include "common.glsl"
+#include "tile.glsl"
+
+const uint K = KEYS_PER_THREAD;
+
+// A plane per word: the sorted bits' low (and high) words, and the key's place in the chunk.
+// Word i lives at swizzled(i), which keeps i's row of 32 words and spreads an invocation's run
+// of K consecutive words so that the lanes of a subgroup writing theirs hit distinct banks.
+shared uint s_low[TILE_SIZE];
+#if VKSORT_KEY_WORDS == 2
+shared uint s_high[TILE_SIZE];
+#endif
+shared uint s_place[TILE_SIZE];
+
+uint swizzled(uint i) { return i ^ ((i >> 5u) & 31u); }
+
+uvec2 bitsAt(uint i) {
+    uint at = swizzled(i);
+#if VKSORT_KEY_WORDS == 2
+    return uvec2(s_low[at], s_high[at]);
+#else
+    return uvec2(s_low[at], 0u);
+#endif
+}
+
+void storeEntry(uint i, uvec2 bits, uint place) {
+    uint at = swizzled(i);
+    s_low[at] = bits.x;
+#if VKSORT_KEY_WORDS == 2
+    s_high[at] = bits.y;
+#endif
+    s_place[at] = place;
+}
+
+void main() {
+    uint base = flatWorkgroupIndex() * TILE_SIZE, count = elementCount();
+    if (base >= count) return;
+    uint valid = min(count - base, TILE_SIZE);
+    uint t = gl_LocalInvocationIndex;
+    DigitMap map = digitMap(pc.shift, pc.endBit);
+    DigitMap bitsMap = map;
+    if ((pc.flags & kFlagMapIn) == 0u) {
+        bitsMap.signBit = 0u;
+        bitsMap.descending = 0u;
+        bitsMap.floatMask = 0u;
+    }
+
+    // The chunk's sorted bits, read in consecutive lanes and stored by place: places from `valid`
+    // on get the largest bits and, being last, stay behind every key.
+    [[unroll]] for (uint j = 0u; j < K; ++j) {
+        uint slot = j * gl_WorkGroupSize.x + t;
+        uvec2 b = slot < valid ? sortedBits(keysIn[base + slot], bitsMap, pc.endBit) : uvec2(0xFFFFFFFFu);
+        uint at = swizzled(slot);
+        s_low[at] = b.x;
+#if VKSORT_KEY_WORDS == 2
+        s_high[at] = b.y;
+#endif
+    }
+    barrier();
+
+    // This invocation's run, sorted in registers by swaps of neighbours (odd-even transposition).
+    uvec2 bits[K];
+    uint place[K];
+    [[unroll]] for (uint j = 0u; j < K; ++j) {
+        bits[j] = bitsAt(t * K + j);
+        place[j] = t * K + j;
+    }
+    [[unroll]] for (uint r = 0u; r < K; ++r) {
+        [[unroll]] for (uint j = r % 2u; j + 1u < K; j += 2u) {
+            bool swap = goesAhead(bits[j + 1u], bits[j], false);
+            uvec2 b = bits[j];
+            uint p = place[j];
+            bits[j] = swap ? bits[j + 1u] : b;
+            place[j] = swap ? place[j + 1u] : p;
+            bits[j + 1u] = swap ? b : bits[j + 1u];
+            place[j + 1u] = swap ? p : place[j + 1u];
+        }
+    }
+    barrier();
+    [[unroll]] for (uint j = 0u; j < K; ++j) storeEntry(t * K + j, bits[j], place[j]);
+
+    // Merge rounds: runs of `run` keys become runs of 2 * run. This invocation writes places
+    // [first, first + K) of the pair that starts at `pair`, whose runs are A = [pair, pair + run)
+    // and B = [pair + run, pair + 2 * run).
+    for (uint run = K; run < TILE_SIZE; run *= 2u) {
+        barrier();
+        uint first = t * K, pair = first & ~(2u * run - 1u), diagonal = first - pair;
+        uint a = pair, b = pair + run;
+        // How many of the pair's first `diagonal` keys come from A: A's key `mid` is among them
+        // when it goes ahead of B's key diagonal - 1 - mid (ties: A's, the earlier run's).
+        uint lo = diagonal > run ? diagonal - run : 0u, hi = min(diagonal, run);
+        while (lo < hi) {
+            uint mid = (lo + hi) / 2u;
+            if (goesAhead(bitsAt(a + mid), bitsAt(b + diagonal - 1u - mid), true)) lo = mid + 1u;
+            else hi = mid;
+        }
+        uint fromA = lo, fromB = diagonal - lo;
+        uvec2 headA = bitsAt(a + min(fromA, run - 1u)), headB = bitsAt(b + min(fromB, run - 1u));
+        uint placeA = s_place[swizzled(a + min(fromA, run - 1u))], placeB = s_place[swizzled(b + min(fromB, run - 1u))];
+        [[unroll]] for (uint j = 0u; j < K; ++j) {
+            bool takeA = fromA < run && (fromB >= run || goesAhead(headA, headB, true));
+            bits[j] = takeA ? headA : headB;
+            place[j] = takeA ? placeA : placeB;
+            fromA += takeA ? 1u : 0u;
+            fromB += takeA ? 0u : 1u;
+            uint next = takeA ? a + min(fromA, run - 1u) : b + min(fromB, run - 1u);
+            uvec2 nextBits = bitsAt(next);
+            uint nextPlace = s_place[swizzled(next)];
+            headA = takeA ? nextBits : headA;
+            placeA = takeA ? nextPlace : placeA;
+            headB = takeA ? headB : nextBits;
+            placeB = takeA ? placeB : nextPlace;
+        }
+        barrier();
+        [[unroll]] for (uint j = 0u; j < K; ++j) storeEntry(first + j, bits[j], place[j]);
+    }
+    barrier();
+
+    // The sorted chunk, in consecutive lanes: every key and value read by its place, then, past
+    // a barrier, written.
+    Key keys[K];
+    Value values[K];
+    bool index = (pc.flags & kFlagIndexValues) != 0u;
+    [[unroll]] for (uint j = 0u; j < K; ++j) {
+        uint slot = j * gl_WorkGroupSize.x + t;
+        uint from = base + s_place[swizzled(slot)];
+        keys[j] = slot < valid ? keysIn[from] : Key(0u);
+        values[j] = slot < valid ? valueAt(from, index) : Value(0u);
+        if (mapsKeysIn(map)) keys[j] = orderedKey(keys[j], map);
+    }
+    memoryBarrierBuffer();
+    barrier();
+    [[unroll]] for (uint j = 0u; j < K; ++j) {
+        uint slot = j * gl_WorkGroupSize.x + t;
+        if (slot < valid) {
+            keysOut[base + slot] = keys[j];
+            storeValue(base + slot, values[j]);
+        }
+    }
+}
