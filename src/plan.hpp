@@ -69,7 +69,12 @@ struct MergeConfig {
     uint32_t maxCount = 0;
     uint32_t chunkKeys = 0;
     uint32_t blockKeys = 0;
-    bool chunkSort = false; // the chunks sorted by comparisons (shaders/chunk_sort.comp), not by passes
+    // The chunks are sorted by comparisons (shaders/chunk_sort.comp) instead of passes where
+    // chunkSort (its pipelines exist) and the sort has at least minPasses passes, or mainMinPasses
+    // where chunks of the main tile would hold the count (0: never).
+    bool chunkSort = false;
+    uint32_t chunkSortMinPasses = 0;
+    uint32_t chunkSortMainMinPasses = 0;
 };
 
 // How a sort of many tiles finds each tile's offsets (the tuning row's, src/tuning.hpp): up to

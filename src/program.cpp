@@ -281,11 +281,15 @@ struct Builder {
     // count read on the GPU. The chunks are main tiles (single_main: half the steps per pass)
     // where as many as the merge step merges, kMergeChunks, hold the count (an indirect sort's
     // capacity) and the chunks are sorted by passes; else tiles of the single-workgroup sort,
-    // sorted by passes or by comparisons (MergeConfig::chunkSort).
+    // sorted by passes or, for enough passes, by comparisons (MergeConfig::chunkSort).
     void buildMergeSort(uint32_t indexFlag) {
-        const bool odd = in.passes.passCount % 2 == 1;
+        const uint32_t passes = in.passes.passCount;
+        const bool odd = passes % 2 == 1;
         const uint32_t mainTile = in.tile.tileSize();
-        const bool mainChunks = !in.merge.chunkSort && mainTile < in.merge.chunkKeys && plannedCount() <= kMergeChunks * mainTile;
+        const bool mainFits = mainTile < in.merge.chunkKeys && plannedCount() <= kMergeChunks * mainTile;
+        const uint32_t minPasses = mainFits ? in.merge.chunkSortMainMinPasses : in.merge.chunkSortMinPasses;
+        const bool compared = in.merge.chunkSort && minPasses != 0 && passes >= minPasses;
+        const bool mainChunks = mainFits && !compared;
         const uint32_t chunkKeys = mainChunks ? mainTile : in.merge.chunkKeys;
         const uint32_t blocks = ceilDiv(chunkKeys, in.merge.blockKeys);
         if (in.indirect) {
@@ -296,7 +300,7 @@ struct Builder {
             launch.constants.mergeBlocks = blocks;
         }
         const uint32_t chunks = ceilDiv(in.count, chunkKeys);
-        Step& sort = add(in.merge.chunkSort ? Kernel::ChunkSort : singleKernelFor(chunkKeys), 0, odd ? kSetInPlace : kSetForward);
+        Step& sort = add(compared ? Kernel::ChunkSort : singleKernelFor(chunkKeys), 0, odd ? kSetInPlace : kSetForward);
         sort.constants.flags |= indexFlag | kFlagMapIn;
         sort.argsWord = kLaunchSingleArgs;
         if (!in.indirect) sort.grid = gridFor(chunks, in.maxWorkgroupCountX);

@@ -159,7 +159,7 @@ VkResult vksort::createSorter(const VksortSorterCreateInfo* pCreateInfo, const T
     for (uint32_t k = 0; k < kKeyWidths; ++k) {
         options.mergeTiles[k] = chooseMergeTileConfig(device.facts, row, tile, control, options.singleTiles[0].tileSize(), k,
                                                       &options.merges[k]);
-        options.merges[k].chunkSort = chooseChunkSort(device.facts, row, options.singleTiles[k], k);
+        chooseChunkSort(device.facts, row, options.singleTiles[k], k, &options.merges[k]);
     }
     options.scan = chooseScanConfig(row);
     options.reorder = row.reorder;

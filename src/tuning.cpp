@@ -183,11 +183,17 @@ TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row
     return c;
 }
 
-bool chooseChunkSort(const DeviceFacts& device, const TuningRow& row, const TileConfig& single, uint32_t keyWidth) {
-    // The merge rounds halve and double runs of keys, so both sides are powers of two.
-    const bool wanted = keyWidth == 1 ? row.merge.chunkSort64 : row.merge.chunkSort;
-    return wanted && isPowerOfTwo(single.workgroupSize) && isPowerOfTwo(single.keysPerThread) &&
-           chunkSortSharedMemoryBytes(single) <= device.maxSharedMemoryBytes;
+void chooseChunkSort(const DeviceFacts& device, const TuningRow& row, const TileConfig& single, uint32_t keyWidth,
+                     MergeConfig* launch) {
+    const uint32_t keyPasses = 8u * (keyWidth + 1);
+    const uint32_t a = row.merge.chunkSortMinPasses, b = row.merge.chunkSortMainMinPasses;
+    launch->chunkSortMinPasses = a <= keyPasses ? a : 0u;
+    launch->chunkSortMainMinPasses = b <= keyPasses ? b : 0u;
+    // The merge rounds double runs of keys, so both sides are powers of two.
+    launch->chunkSort = (launch->chunkSortMinPasses != 0 || launch->chunkSortMainMinPasses != 0) &&
+                        isPowerOfTwo(single.workgroupSize) && isPowerOfTwo(single.keysPerThread) &&
+                        chunkSortSharedMemoryBytes(single) <= device.maxSharedMemoryBytes;
+    if (!launch->chunkSort) launch->chunkSortMinPasses = launch->chunkSortMainMinPasses = 0;
 }
 
 ScanConfig chooseScanConfig(const TuningRow& row) {

@@ -73,16 +73,17 @@ struct TuningRow {
     // not take, above the single-workgroup sort's count, sort chunks of that sort's tile (or of
     // the main tile, src/program.cpp) in one dispatch and merge them in another (shaders/merge_rank.comp), in workgroups of
     // workgroupSize invocations, keyLanes (a power of two) per 32-bit key and keyLanes64 per
-    // 64-bit key (which sorts take it: vksortTakesMergeSort in the public header). The chunks of
-    // 32-bit keys (chunkSort) and of 64-bit keys (chunkSort64) are sorted by comparisons
-    // (shaders/chunk_sort.comp, always on that sort's tile) instead of a pass per digit.
+    // 64-bit key (which sorts take it: vksortTakesMergeSort in the public header). Sorts of at
+    // least chunkSortMinPasses passes sort the chunks by comparisons (shaders/chunk_sort.comp,
+    // always on the single-workgroup sort's tile) instead of a pass per digit; of at least
+    // chunkSortMainMinPasses where main-tile chunks by passes would hold the count (0: never).
     struct Merge {
         uint32_t maxCount = 0;
         uint32_t workgroupSize = 0;
         uint32_t keyLanes = 0;
         uint32_t keyLanes64 = 0;
-        bool chunkSort = false;
-        bool chunkSort64 = false;
+        uint32_t chunkSortMinPasses = 0;
+        uint32_t chunkSortMainMinPasses = 0;
     } merge;
     // Sorts of up to inlineMaxTiles tiles have no scan step: each reorder sums the counts of all
     // tiles itself. Above, the scan step: its workgroup (as wide as the device allows up to
@@ -173,12 +174,13 @@ constexpr TuningRow nvidiaRow() {
     // 0.095 for the passes, 32768 (chunks of 2048) in 0.038 against 0.048 for 8 chunks of 4096 with
     // 4 per key; u64:u32 and u64:u64 alike.
     r.merge.keyLanes64 = 8;
-    // Chunks sorted by comparisons on the H200: u64 keys at 65536 0.0484 ms against 0.0648 by
-    // passes (16 of them), u64:u32 0.0504 against 0.0713, 8193 to 49152 keys 3-32% faster; for
-    // 32-bit keys (8 passes) 0.0341 against 0.0325 at 65536 in 256 x 16, 0.0327 in 512 x 8,
-    // 1-7% slower below, hence passes.
-    r.merge.chunkSort = false;
-    r.merge.chunkSort64 = true;
+    // Chunks by comparisons against passes on the H200, u64 keys alone and with u32 values: at
+    // 36864 keys (chunks of 4096) 2-28% faster over 9 to 16 passes (65536 over 16: 0.0488 ms
+    // against 0.0652); at 16384 and 32768 (chunks of 2048 by passes) 4-14% faster over 16
+    // passes, mixed over 14 (u64 3% slower, u64:u32 2-5% faster), 9-30% slower over 8 to 12;
+    // 32-bit keys at 49152-65536 (8 passes, chunks of 4096) no faster.
+    r.merge.chunkSortMinPasses = 9;
+    r.merge.chunkSortMainMinPasses = 16;
     // The inline scan beat a scan step up to 1024 tiles and lost from 1536.
     r.scan.inlineMaxTiles = 1024;
     // One range up to 3072 tiles: ranges lost up to 11% at 1536-2048 tiles, tied at 3072 and won
@@ -262,10 +264,12 @@ TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& r
 TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
                                  const SubgroupControl& control, uint32_t chunkKeys, uint32_t keyWidth, MergeConfig* launch);
 
-// Whether the merge sort sorts its chunks of keys of `keyWidth` (0: 32-bit, 1: 64-bit) by
+// Which merge sorts of keys of `keyWidth` (0: 32-bit, 1: 64-bit) sort their chunks by
 // comparisons (shaders/chunk_sort.comp) on `single`, the single-workgroup sort's tile of that
-// width: where the row asks, the tile's sides are powers of two and its shared memory fits.
-bool chooseChunkSort(const DeviceFacts& device, const TuningRow& row, const TileConfig& single, uint32_t keyWidth);
+// width (launch->chunkSort and its pass counts): those the row's pass counts allow for the key's
+// passes, where the tile's sides are powers of two and its shared memory fits; none otherwise.
+void chooseChunkSort(const DeviceFacts& device, const TuningRow& row, const TileConfig& single, uint32_t keyWidth,
+                     MergeConfig* launch);
 
 // The row's inline-scan and scan-step limits.
 ScanConfig chooseScanConfig(const TuningRow& row);

@@ -810,10 +810,18 @@ TEST_CASE("a sorter that serves some formats compiles only their pipelines and r
     info.valueTypes = 0;
 
     // Every format: the scan, 2 tile counts, 6 reorders, 12 single-workgroup sorts (on its tile
-    // and on the main tile), 6 compare sorts and 6 merge steps.
+    // and on the main tile), 6 compare sorts and 6 merge steps, and 3 chunk sorts per key width
+    // whose merge sort sorts its chunks by comparisons.
     uint32_t before = vktest::commandLog().pipelines;
     REQUIRE(vksortCreateSorter(&info, &sorter) == VK_SUCCESS);
-    CHECK(vktest::commandLog().pipelines - before == 33);
+    uint32_t listed = 0;
+    REQUIRE(vksortGetSorterPipelines(sorter, &listed, nullptr) == VK_SUCCESS);
+    std::vector<VksortPipelineInfo> pipelines(listed);
+    REQUIRE(vksortGetSorterPipelines(sorter, &listed, pipelines.data()) == VK_SUCCESS);
+    uint32_t chunkSorts = 0;
+    for (const VksortPipelineInfo& p : pipelines) chunkSorts += std::strncmp(p.name, "chunk_sort_", 11) == 0 ? 1u : 0u;
+    CHECK(chunkSorts % 3 == 0);
+    CHECK(vktest::commandLog().pipelines - before == 33 + chunkSorts);
     vksortDestroySorter(sorter);
 
     // A renderer's depth sort: f32 keys with u32 payloads or argsort indices (both 32-bit values).

@@ -371,39 +371,52 @@ TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", 
     }
 }
 
-TEST_CASE("the merge sort's chunks are sorted by comparisons where the row asks, the tile's sides are "
-          "powers of two and its shared memory fits",
+TEST_CASE("the merge sort's chunks are sorted by comparisons for the row's pass counts, where the "
+          "tile's sides are powers of two and its shared memory fits",
           "[plan]") {
     for (uint32_t shared : {49152u, 32768u, 16384u}) {
         for (uint32_t keyWidth : {0u, 1u}) {
             for (TileConfig single : {TileConfig{256, 16}, TileConfig{512, 8}, TileConfig{64, 6}, TileConfig{96, 4}}) {
-                for (uint32_t asks = 0; asks < 4; ++asks) {
-                    DeviceFacts device = typicalGpu();
-                    device.maxSharedMemoryBytes = shared;
-                    TuningRow row = tuningFor(device);
-                    row.merge.chunkSort = (asks & 1u) != 0;
-                    row.merge.chunkSort64 = (asks & 2u) != 0;
-                    single.keyWords = keyWidth + 1;
-                    INFO(single.workgroupSize << " x " << single.keysPerThread << ", " << 32 * (keyWidth + 1)
-                                              << "-bit keys, shared " << shared << ", row asks " << asks);
-                    // Per key: its sorted bits and its place.
-                    CHECK(chunkSortSharedMemoryBytes(single) == single.tileSize() * (keyWidth + 2) * 4);
-                    const bool asked = ((asks >> keyWidth) & 1u) != 0;
-                    const bool fits = isPowerOfTwo(single.workgroupSize) && isPowerOfTwo(single.keysPerThread) &&
-                                      single.tileSize() * (keyWidth + 2) * 4 <= shared;
-                    CHECK(chooseChunkSort(device, row, single, keyWidth) == (asked && fits));
+                for (uint32_t minPasses : {0u, 2u, 9u, 16u, 17u}) {
+                    for (uint32_t mainMinPasses : {0u, 8u, 16u}) {
+                        DeviceFacts device = typicalGpu();
+                        device.maxSharedMemoryBytes = shared;
+                        TuningRow row = tuningFor(device);
+                        row.merge.chunkSortMinPasses = minPasses;
+                        row.merge.chunkSortMainMinPasses = mainMinPasses;
+                        single.keyWords = keyWidth + 1;
+                        INFO(single.workgroupSize << " x " << single.keysPerThread << ", " << 32 * (keyWidth + 1)
+                                                  << "-bit keys, shared " << shared << ", from " << minPasses << " and "
+                                                  << mainMinPasses << " passes");
+                        // Per key: its sorted bits and its place.
+                        CHECK(chunkSortSharedMemoryBytes(single) == single.tileSize() * (keyWidth + 2) * 4);
+                        const uint32_t keyPasses = 8 * (keyWidth + 1);
+                        const bool fits = isPowerOfTwo(single.workgroupSize) && isPowerOfTwo(single.keysPerThread) &&
+                                          single.tileSize() * (keyWidth + 2) * 4 <= shared;
+                        const uint32_t a = fits && minPasses <= keyPasses ? minPasses : 0;
+                        const uint32_t b = fits && mainMinPasses <= keyPasses ? mainMinPasses : 0;
+                        MergeConfig launch{65536, 4096, 256};
+                        chooseChunkSort(device, row, single, keyWidth, &launch);
+                        CHECK(launch.chunkSort == (a != 0 || b != 0));
+                        CHECK(launch.chunkSortMinPasses == a);
+                        CHECK(launch.chunkSortMainMinPasses == b);
+                    }
                 }
             }
         }
     }
     // The shipped rows: 64-bit keys' chunks by comparisons on the NVIDIA row's tile (512 x 8,
-    // 48 KiB exactly), 32-bit keys' by passes.
+    // 48 KiB exactly) from 9 passes (16 for main-tile chunks), 32-bit keys' (8 passes) never.
     DeviceFacts device = typicalGpu();
     const TuningRow& row = tuningFor(device);
     const TileConfig main{256, 8, 8, true};
     for (uint32_t keyWidth : {0u, 1u}) {
         const TileConfig single = chooseSingleTileConfig(device, row, main, SubgroupControl{}, keyWidth);
-        CHECK(chooseChunkSort(device, row, single, keyWidth) == (keyWidth == 1 && device.maxSharedMemoryBytes >= 49152));
+        MergeConfig launch;
+        chooseChunkSort(device, row, single, keyWidth, &launch);
+        CHECK(launch.chunkSort == (keyWidth == 1));
+        CHECK(launch.chunkSortMinPasses == (keyWidth == 1 ? 9u : 0u));
+        CHECK(launch.chunkSortMainMinPasses == (keyWidth == 1 ? 16u : 0u));
     }
 }
 

@@ -43,16 +43,25 @@ Kernel singleKernel(const ProgramInput& in, uint32_t n) {
     return n <= in.tile.tileSize() ? Kernel::SingleMain : Kernel::Single;
 }
 
-// The merge sort's chunks for n keys (an indirect sort: its capacity): sorted by passes, of the
-// main tile where as many as the merge step merges hold them (kMergeChunks), else of the
-// single-workgroup sort's tile; sorted by comparisons (MergeConfig::chunkSort), always of that
-// tile.
-uint32_t mergeChunkKeys(const ProgramInput& in, uint32_t n) {
-    return !in.merge.chunkSort && n <= kMergeChunks * in.tile.tileSize() ? in.tile.tileSize() : in.singleMaxCount;
+// Whether the merge sort of n keys (an indirect sort: its capacity) sorts its chunks by
+// comparisons: with at least the merge config's pass count for its chunks, the main tile's where
+// as many as the merge step merges hold them (kMergeChunks).
+bool chunksCompared(const ProgramInput& in, uint32_t n) {
+    const bool mainFits = n <= kMergeChunks * in.tile.tileSize();
+    const uint32_t minPasses = mainFits ? in.merge.chunkSortMainMinPasses : in.merge.chunkSortMinPasses;
+    return in.merge.chunkSort && minPasses != 0 && in.passes.passCount >= minPasses;
 }
 
-// The kernel that sorts the merge sort's chunks of n keys.
-Kernel chunkKernel(const ProgramInput& in, uint32_t n) { return in.merge.chunkSort ? Kernel::ChunkSort : singleKernel(in, n); }
+// The merge sort's chunks for n keys: of the main tile where chunks sorted by passes of it hold
+// them, else of the single-workgroup sort's tile.
+uint32_t mergeChunkKeys(const ProgramInput& in, uint32_t n) {
+    return !chunksCompared(in, n) && n <= kMergeChunks * in.tile.tileSize() ? in.tile.tileSize() : in.singleMaxCount;
+}
+
+// The kernel that sorts the merge sort's chunks for n keys.
+Kernel chunkKernel(const ProgramInput& in, uint32_t n) {
+    return chunksCompared(in, n) ? Kernel::ChunkSort : singleKernel(in, mergeChunkKeys(in, n));
+}
 
 uint32_t countKernel(const Program& p, Kernel kernel) {
     uint32_t n = 0;
@@ -284,12 +293,13 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     const bool index = variant % 2 == 1, compared = variant >= 2;
                     ProgramInput in = input(count, 0, end, keyBits);
                     in.compare = CompareConfig{5000, 512, 32, 5000};
-                    in.merge = MergeConfig{65536, 4096, 256, compared};
+                    // Comparisons from 5 passes, from 7 where main-tile chunks hold the count.
+                    in.merge = MergeConfig{65536, 4096, 256, compared, 5, 7};
                     in.indexValues = index;
                     const Program p = build(in);
                     const uint32_t passes = in.passes.passCount, keyPasses = keyBits / 4;
                     INFO(keyBits << "-bit keys, bits 0:" << end << ", count " << count << (index ? ", argsort" : "")
-                                 << (compared ? ", chunks sorted by comparisons" : ""));
+                                 << (compared ? ", chunks by comparisons from 5 and 7 passes" : ""));
                     checkTimestamps(p);
                     // The compare sort goes first.
                     if (count <= 5000 * passes / keyPasses && (passes % 2 == 1 || count > in.tile.tileSize())) {
@@ -308,7 +318,7 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     // The chunks, a workgroup each, stay in sort order in the other buffer of
                     // the pair from where the result belongs: in place for an odd pass count.
                     const Step& sort = p.steps[0];
-                    CHECK(sort.kernel == chunkKernel(in, chunkKeys));
+                    CHECK(sort.kernel == chunkKernel(in, count));
                     CHECK(sort.set == (odd ? kSetInPlace : kSetForward));
                     CHECK((sort.grid.x == chunks && sort.grid.y == 1));
                     CHECK(sort.constants.count == count);
@@ -343,13 +353,13 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
             for (uint32_t end : {4u, 8u, 12u, 32u}) {
                 ProgramInput indirect = input(capacity, 0, end);
                 indirect.compare = CompareConfig{5000, 512, 32, 5000};
-                indirect.merge = MergeConfig{65536, 4096, 256, compared};
+                indirect.merge = MergeConfig{65536, 4096, 256, compared, 5, 7};
                 indirect.indirect = true;
                 indirect.countBound = bound;
                 const Program p = build(indirect);
                 const uint32_t passes = indirect.passes.passCount;
                 INFO("capacity " << capacity << (bound ? ", count bound" : ", count copied") << ", bits 0:" << end
-                                 << (compared ? ", chunks sorted by comparisons" : ""));
+                                 << (compared ? ", chunks by comparisons from 5 and 7 passes" : ""));
                 checkTimestamps(p);
                 const bool compares = capacity <= 5000 * passes / 8 && (passes % 2 == 1 || capacity > 2048);
                 if (compares || passes < 2 || capacity <= 4096 || capacity > 65536 * passes / 8) {
@@ -372,7 +382,7 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                 CHECK(launch.barrier == Barrier::ComputeAndIndirect);
                 const bool odd = passes % 2 == 1;
                 const Step& sort = p.steps[first + 1];
-                CHECK(sort.kernel == chunkKernel(indirect, chunkKeys));
+                CHECK(sort.kernel == chunkKernel(indirect, capacity));
                 CHECK(sort.set == (odd ? kSetInPlace : kSetForward));
                 CHECK(sort.indirect);
                 CHECK(sort.argsWord == kLaunchSingleArgs);

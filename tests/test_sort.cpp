@@ -719,7 +719,7 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         row.tile = {64, mainKeys};
         row.single.keysPerThread = 4;
         row.compare.maxCount = 0;
-        row.merge = {4096, workgroup, 2, 4, compared, compared};
+        row.merge = {4096, workgroup, 2, 4, compared ? 2u : 0u, compared ? 2u : 0u};
         SorterOptions options;
         VksortSorter sorter = rowSorter(row, options);
         const VksortSorterProperties p = vktest::properties(sorter);

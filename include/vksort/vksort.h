@@ -413,8 +413,9 @@ typedef struct VksortSorterProperties {
      * dispatches already; vksortTakesMergeSort), takes two dispatches with a barrier between them
      * instead of one more than a dispatch per pass: a workgroup per chunk sorts each chunk of
      * singleDispatchMaxCount keys, either by every pass as the single-workgroup sort does (chunks
-     * of tileSize keys where 16 such chunks hold the count, or an indirect sort's maxCount) or, where
-     * the device's tuning row asks (64-bit keys on every row) and its shared memory fits, by
+     * of tileSize keys where 16 such chunks hold the count, or an indirect sort's maxCount) or, for
+     * the pass counts the device's tuning row gives where its shared memory fits (every row: 64-bit
+     * keys over at least 9 passes, over 16 where tileSize chunks would hold the count), by
      * comparisons: sorted runs merged pairwise in shared memory, equal keys in input order; then
      * the merge step places each key after the keys of every chunk that go ahead of it, found by
      * binary searches. The chunks lie
