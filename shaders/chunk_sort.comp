@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
 #version 450
-// The merge sort's first step by comparisons (src/program.cpp; the tuning row's merge.chunkSort):
-// workgroup w sorts keys [w * TILE_SIZE, (w + 1) * TILE_SIZE) (the last chunk shorter) and
-// leaves them in sort order for the merge step (merge_rank.comp), as the single-workgroup sort
-// does with a pass per digit. Invocation t sorts the KEYS_PER_THREAD keys at [t * K, (t + 1) * K)
+// Keys sorted by comparisons in workgroups of TILE_SIZE keys, where the tuning row's pass counts
+// give them to it (src/program.cpp, chunksCompared): the merge sort's first step, where workgroup
+// w sorts keys [w * TILE_SIZE, (w + 1) * TILE_SIZE) (the last chunk shorter) and leaves them in
+// sort order for the merge step (merge_rank.comp), and a whole sort of up to TILE_SIZE keys
+// (kFlagMapOut: the caller's keys), as the single-workgroup sort does with a pass per digit. Invocation t sorts the KEYS_PER_THREAD keys at [t * K, (t + 1) * K)
 // in registers, then log2(workgroup size) rounds merge neighbouring sorted runs pairwise through
 // shared memory: an invocation finds where its K places of the merged pair start in each run (a
 // merge-path search) and merges K keys from there. Both steps keep equal keys in input order (the
 // register sort swaps only neighbours, and a merge takes the earlier run's key first), so the
 // sort is stable. Shared memory holds each key's sorted bits and its place in the chunk; the keys
 // and values are read again by that place at the end, so the output binding may be the input
-// buffer (every read comes before the barrier that precedes the writes).
+// buffer (every read comes before the barrier that precedes the writes), and the keys leave as
+// the caller gave them, or in sort order for the merge step.
 
 #define VKSORT_RESTRICT
 #include "common.glsl"
@@ -141,7 +143,7 @@ void main() {
         uint from = base + s_place[swizzled(slot)];
         keys[j] = slot < valid ? keysIn[from] : Key(0u);
         values[j] = slot < valid ? valueAt(from, index) : Value(0u);
-        if (mapsKeysIn(map)) keys[j] = orderedKey(keys[j], map);
+        if (mapsKeysIn(map) && !mapsKeysOut(map)) keys[j] = orderedKey(keys[j], map);
     }
     memoryBarrierBuffer();
     barrier();

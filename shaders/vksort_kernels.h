@@ -23,8 +23,8 @@
  * (src/plan.hpp) that gives the shared memory it declares for that tile, in bytes.
  * The reorder has no _shuffle twin: ranking in registers takes registers that otherwise keep more
  * of its workgroups resident.
- * chunk_sort sorts the merge sort's chunks by comparisons where the tuning row asks (its tile:
- * the single-workgroup sort's).
+ * chunk_sort sorts by comparisons, in workgroups of the single-workgroup sort's tile, the merge
+ * sort's chunks and one-workgroup sorts for the pass counts the tuning row gives it.
  * single_main is the single-workgroup sort on the main tile: sorts that fit it, and the merge
  * sort's chunks where kMergeChunks of them hold the count, take half the steps per pass of the
  * single rows' larger tile. A row built from the same source with the same defines as an earlier

@@ -83,6 +83,19 @@ struct Builder {
     // holds them (single_main: half the steps per pass).
     Kernel singleKernelFor(uint32_t keys) const { return keys <= in.tile.tileSize() ? Kernel::SingleMain : Kernel::Single; }
 
+    // Whether keys that the passes would sort in workgroups of the main tile (mainTile), or of
+    // the single-workgroup sort's, are sorted by comparisons on the latter instead
+    // (MergeConfig::chunkSort): from the config's pass count for that tile.
+    bool chunksCompared(bool mainTile) const {
+        const uint32_t minPasses = mainTile ? in.merge.chunkSortMainMinPasses : in.merge.chunkSortMinPasses;
+        return in.merge.chunkSort && minPasses != 0 && in.passes.passCount >= minPasses;
+    }
+    // A sort of up to `keys` keys in one workgroup: by comparisons where chunksCompared says so,
+    // else by passes on the main tile or on the single-workgroup sort's.
+    Kernel oneWorkgroupKernel(uint32_t keys) const {
+        return chunksCompared(keys <= in.tile.tileSize()) ? Kernel::ChunkSort : singleKernelFor(keys);
+    }
+
     // A sorter variant may run a step's second pipeline or launch it from its own arguments.
     void chooseVariant(Step& step, bool inlineScan) const {
         if (in.variant.chooseStep != nullptr) in.variant.chooseStep(in, inlineScan, &step);
@@ -283,12 +296,10 @@ struct Builder {
     // capacity) and the chunks are sorted by passes; else tiles of the single-workgroup sort,
     // sorted by passes or, for enough passes, by comparisons (MergeConfig::chunkSort).
     void buildMergeSort(uint32_t indexFlag) {
-        const uint32_t passes = in.passes.passCount;
-        const bool odd = passes % 2 == 1;
+        const bool odd = in.passes.passCount % 2 == 1;
         const uint32_t mainTile = in.tile.tileSize();
         const bool mainFits = mainTile < in.merge.chunkKeys && plannedCount() <= kMergeChunks * mainTile;
-        const uint32_t minPasses = mainFits ? in.merge.chunkSortMainMinPasses : in.merge.chunkSortMinPasses;
-        const bool compared = in.merge.chunkSort && minPasses != 0 && passes >= minPasses;
+        const bool compared = chunksCompared(mainFits);
         const bool mainChunks = mainFits && !compared;
         const uint32_t chunkKeys = mainChunks ? mainTile : in.merge.chunkKeys;
         const uint32_t blocks = ceilDiv(chunkKeys, in.merge.blockKeys);
@@ -377,7 +388,7 @@ struct Builder {
         }
         const Kernel singleKernel = singleKernelFor(plannedCount());
         if (!in.indirect && vksortSingleWorkgroup(in.count, in.singleMaxCount)) {
-            Step& single = add(singleKernel, 0, singleSet);
+            Step& single = add(oneWorkgroupKernel(in.count), 0, singleSet);
             single.constants.flags |= singleFlags;
             single.grid = Grid{1, 1};
             single.barrier = Barrier::None;
@@ -395,7 +406,7 @@ struct Builder {
             const bool passes = !vksortSingleWorkgroup(in.maxCount, in.singleMaxCount);
             Step& counts = addLaunch();
             counts.grid = passes ? gridFor(ceilDiv(in.maxCount, in.tile.tileSize()), in.maxWorkgroupCountX) : Grid{1, 1};
-            Step& single = add(singleKernel, 0, singleSet);
+            Step& single = add(passes ? singleKernel : oneWorkgroupKernel(in.maxCount), 0, singleSet);
             single.constants.flags |= singleFlags;
             single.argsWord = kLaunchSingleArgs;
             if (!passes) {

@@ -72,8 +72,8 @@ std::string stepLabel(const Program& program, uint32_t i) {
     switch (s.kernel) {
     case Kernel::Single:
     case Kernel::SingleMain:
+    case Kernel::ChunkSort:
         return (s.constants.flags & kFlagMapOut) != 0 ? "vksort: one-workgroup sort" : "vksort: chunk sort";
-    case Kernel::ChunkSort: return "vksort: chunk sort";
     case Kernel::MergeRank: return "vksort: merge";
     case Kernel::CompareSort:
         return (s.constants.flags & kFlagCopyBack) != 0 ? "vksort: result copy" : "vksort: compare sort";

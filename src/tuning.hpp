@@ -77,6 +77,7 @@ struct TuningRow {
     // least chunkSortMinPasses passes sort the chunks by comparisons (shaders/chunk_sort.comp,
     // always on the single-workgroup sort's tile) instead of a pass per digit; of at least
     // chunkSortMainMinPasses where main-tile chunks by passes would hold the count (0: never).
+    // Sorts in one workgroup follow the same counts, the main tile's up to its keys.
     struct Merge {
         uint32_t maxCount = 0;
         uint32_t workgroupSize = 0;
@@ -178,7 +179,9 @@ constexpr TuningRow nvidiaRow() {
     // 36864 keys (chunks of 4096) 2-28% faster over 9 to 16 passes (65536 over 16: 0.0488 ms
     // against 0.0652); at 16384 and 32768 (chunks of 2048 by passes) 4-14% faster over 16
     // passes, mixed over 14 (u64 3% slower, u64:u32 2-5% faster), 9-30% slower over 8 to 12;
-    // 32-bit keys at 49152-65536 (8 passes, chunks of 4096) no faster.
+    // 32-bit keys at 49152-65536 (8 passes, chunks of 4096) no faster. In one workgroup, 512 to
+    // 2048 keys over 16 passes: 9-22% faster (2048 u64: 0.0237 ms against 0.0287), over 10:
+    // 11-25% slower.
     r.merge.chunkSortMinPasses = 9;
     r.merge.chunkSortMainMinPasses = 16;
     // The inline scan beat a scan step up to 1024 tiles and lost from 1536.

@@ -173,6 +173,42 @@ TEST_CASE("program: binding sets alternate and an odd pass count ends in scratch
     }
 }
 
+TEST_CASE("program: one workgroup sorts by comparisons for the merge config's pass counts, by passes "
+          "otherwise, the result where the passes would leave it",
+          "[program]") {
+    // Comparisons from 5 passes on the single-workgroup sort's tile, from 7 where the main tile
+    // (2048 keys) holds the count; an indirect sort by its capacity.
+    for (uint32_t keyBits : {32u, 64u}) {
+        for (uint32_t end = 1; end <= keyBits; ++end) {
+            for (uint32_t count : {1u, 2048u, 2049u, 4096u}) {
+                for (bool indirect : {false, true}) {
+                    ProgramInput in = input(count, 0, end, keyBits);
+                    in.merge = MergeConfig{0, 4096, 256, true, 5, 7};
+                    in.indirect = indirect;
+                    const Program p = build(in);
+                    const uint32_t passes = in.passes.passCount;
+                    INFO(keyBits << "-bit keys, bits 0:" << end << ", " << (indirect ? "capacity " : "count ") << count);
+                    const Step& sort = p.steps[p.stepCount - 1];
+                    const bool compared = passes >= (count <= 2048 ? 7u : 5u);
+                    CHECK(sort.kernel == (compared ? Kernel::ChunkSort : singleKernel(in, count)));
+                    CHECK(sort.set == (passes % 2 == 1 ? kSetForward : kSetInPlace));
+                    CHECK((sort.constants.flags & (kFlagMapIn | kFlagMapOut)) == (kFlagMapIn | kFlagMapOut));
+                    CHECK(sort.barrier == Barrier::None);
+                    if (indirect) {
+                        CHECK(sort.argsWord == kLaunchSingleArgs);
+                    } else {
+                        REQUIRE(p.stepCount == 1);
+                        CHECK((sort.grid.x == 1 && sort.grid.y == 1));
+                    }
+                    // Without the chunk sort's pipelines, always the passes.
+                    in.merge.chunkSort = false;
+                    CHECK(build(in).steps[p.stepCount - 1].kernel == singleKernel(in, count));
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("program: a direct sort of at most compare.maxCount keys compares every pair, and copies the "
           "result back where the passes would leave it in the caller's ranges, above the main tile",
           "[program]") {

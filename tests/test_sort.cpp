@@ -732,7 +732,10 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         // let the merge write the caller's ranges; the odd pass counts sort the chunks in place
         // and leave the result in the scratch buffer; one pass never takes the merge sort.
         uint32_t merged[2] = {0, 0};
-        sortRangeCases(sorter, options, {257, 300, 513, 1000, 1793, 2048, 2049, 4095, 4096, 4097},
+        // The row that compares chunks also sorts counts of one workgroup by comparisons.
+        std::vector<uint32_t> counts = {257, 300, 513, 1000, 1793, 2048, 2049, 4095, 4096, 4097};
+        if (compared) counts.insert(counts.begin(), {1, 100, 256});
+        sortRangeCases(sorter, options, counts,
                        "merge row, main tile " + std::to_string(64 * mainKeys) + ", " + std::to_string(workgroup) +
                            " invocations, " + (compared ? "chunks sorted by comparisons, " : ""),
                        2300, [&](const Case& c) {

@@ -21,7 +21,8 @@
  *   compareSortMaxCount in VksortSorterProperties): one dispatch places each key by counting
  *   the keys that go ahead of it (every pair compared), and after an even pass count a second
  *   copies the result back where the passes would have left it; other counts up to
- *   singleDispatchMaxCount keys, one dispatch that runs every pass in one workgroup; up to a
+ *   singleDispatchMaxCount keys, one dispatch that sorts them in one workgroup (by every pass,
+ *   or by comparisons); up to a
  *   few tens of thousands (the merge sort, see mergeSortMaxCount), one dispatch sorts each
  *   chunk of singleDispatchMaxCount keys in a workgroup of its own (by every pass, or by
  *   comparisons) and a second places each key among all the chunks' keys (binary searches); otherwise a dispatch that counts the first pass's digits per tile, then per pass a scan of those
@@ -361,8 +362,11 @@ typedef struct VksortSorterProperties {
     uint32_t keysPerThread;
     /* Keys per workgroup tile (workgroupSize * keysPerThread). */
     uint32_t tileSize;
-    /* Sorts of at most this many keys run every pass inside one workgroup (the single-workgroup
-     * sort; up to tileSize keys on the main tile, in fewer steps per pass): one dispatch in a
+    /* Sorts of at most this many keys run inside one workgroup (the single-workgroup sort: every
+     * pass, up to tileSize keys on the main tile in fewer steps per pass; or, for the pass counts
+     * that give the merge sort's chunks to comparisons, see mergeSortMaxCount, by comparisons on
+     * a tile of this many keys; on every tuning row 64-bit keys over all 16 passes up to
+     * tileSize keys, over at least 9 above): one dispatch in a
      * vksortCmdSort that the compare sort does not take (see compareSortMaxCount and
      * vksortTakesCompareSort); vksortCmdSortIndirect, on bindings whose capacity the compare sort
      * does not take, records the tile counts, which read the count and launch it, before it,
