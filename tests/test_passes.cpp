@@ -664,7 +664,8 @@ TEST_CASE("reorder steps alone: stable partition, next pass's counts per destina
     vktest::requireCleanValidation();
 }
 
-TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untouched", "[passes]") {
+TEST_CASE("one-workgroup sorts alone: by every pass or by comparisons in one dispatch, tables untouched",
+          "[passes]") {
     struct Variant {
         VksortKeyType key;
         VksortValueType value;
@@ -679,13 +680,26 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
         {VKSORT_KEY_TYPE_INT64, VKSORT_VALUE_TYPE_UINT32, VKSORT_ORDER_DESCENDING, 30, 42},  // 3: to scratch
         {VKSORT_KEY_TYPE_FLOAT64, VKSORT_VALUE_TYPE_INDEX, VKSORT_ORDER_DESCENDING, 0, 64},  // 16: in place
     };
-    VksortSorter s = vktest::sorter();
-    const uint32_t small = s->singleTiles[0].tileSize();
+    // The tests' sorter (by comparisons where the device's row and shared memory give 64-bit keys
+    // to them), and one whose row sorts every count of 2 passes or more by comparisons, on a tile
+    // of 64 x 4 keys.
+    vksort::TuningRow row = vksort::kTuningTable[1];
+    row.tile = {64, 4};
+    row.single.keysPerThread = 4;
+    row.compare.maxCount = 0;
+    row.merge.chunkSortMinPasses = row.merge.chunkSortMainMinPasses = 2;
+    VksortSorterCreateInfo info = vktest::sorterCreateInfo(vktest::context(), vktest::SorterOptions{});
+    VksortSorter comparing = VK_NULL_HANDLE;
+    REQUIRE(vksort::createSorter(&info, &row, &comparing) == VK_SUCCESS);
     uint32_t n = 0;
+    for (VksortSorter s : {vktest::sorter(), comparing}) {
+    const uint32_t small = s->singleTiles[0].tileSize();
     for (const Variant& v : variants) {
-        for (uint32_t count : {1u, 2u, 1000u, small - 1, small}) {
+        for (uint32_t count : {1u, 2u, 100u, 1000u, small - 1, small}) {
+            if (count > small) continue;
             INFO("key " << hostdata::toString(v.key) << ", value " << hostdata::toString(v.value) << ", bits "
-                        << v.beginBit << ":" << v.endBit << ", count " << count);
+                        << v.beginBit << ":" << v.endBit << ", count " << count
+                        << (s == comparing ? ", comparing row" : ""));
             PassRig rig(s, v.key, v.value, small + 3);
             const vksort::ScratchLayout& l = rig.layout();
             hostdata::Data input =
@@ -695,7 +709,14 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
 
             const vksort::Program program = realProgram(rig, v.order, v.beginBit, v.endBit, count, true);
             REQUIRE(program.stepCount == 1);
-            const vksort::Step& step = findStep(program, count <= s->tile.tileSize() ? Kernel::SingleMain : Kernel::Single, 0);
+            const vksort::Step& step = program.steps[0];
+            const uint32_t keyWidth = vksortKeySize(v.key) / 8;
+            const uint32_t minPasses = count <= s->tile.tileSize() ? s->merges[keyWidth].chunkSortMainMinPasses
+                                                                   : s->merges[keyWidth].chunkSortMinPasses;
+            const bool compared = s->merges[keyWidth].chunkSort && minPasses != 0 &&
+                                  (v.endBit - v.beginBit + 3) / 4 >= minPasses;
+            CHECK(step.kernel == (compared ? Kernel::ChunkSort : count <= s->tile.tileSize() ? Kernel::SingleMain : Kernel::Single));
+            if (s == comparing) CHECK(compared == ((v.endBit - v.beginBit) > 4));
             // An odd pass count leaves the result in scratch, an even one in place.
             const BindingSet set = step.set;
             const uint32_t passes = (v.endBit - v.beginBit + vksort::kDigitBits - 1) / vksort::kDigitBits;
@@ -717,5 +738,7 @@ TEST_CASE("single-workgroup sort alone: every pass in one dispatch, tables untou
             rig.check(want);
         }
     }
+    }
+    vksortDestroySorter(comparing);
     vktest::requireCleanValidation();
 }
