@@ -176,12 +176,13 @@ constexpr TuningRow nvidiaRow() {
     // 4 per key; u64:u32 and u64:u64 alike.
     r.merge.keyLanes64 = 8;
     // Chunks by comparisons against passes on the H200, u64 keys alone and with u32 values: at
-    // 36864 keys (chunks of 4096) 2-28% faster over 9 to 16 passes (65536 over 16: 0.0488 ms
-    // against 0.0652); at 16384 and 32768 (chunks of 2048 by passes) 4-14% faster over 16
-    // passes, mixed over 14 (u64 3% slower, u64:u32 2-5% faster), 9-30% slower over 8 to 12;
-    // 32-bit keys at 49152-65536 (8 passes, chunks of 4096) no faster. In one workgroup, 512 to
-    // 2048 keys over 16 passes: 9-22% faster (2048 u64: 0.0237 ms against 0.0287), over 10:
-    // 11-25% slower.
+    // 36864 keys (chunks of 4096) 2-28% faster over 9 to 14 passes (65536 over 16: 0.0489 ms
+    // against 0.0652); at 16384 and 32768 (chunks of 2048 by passes) 5-11% faster over 16
+    // passes, mixed over 14 (u64 3% slower, u64:u32 2-5% faster), 3-38% slower over 8 to 12;
+    // 32-bit keys over 8 passes, in 512 x 8: u32 within 1% at 49152-65536 (u32:u32 5% faster),
+    // 10-31% slower at 8193-32768 (chunks of 2048 by passes). In one workgroup, 512 to 2048
+    // keys over 16 passes: 10-22% faster (2048 u64: 0.0237 ms against 0.0287), over 10: 8-25%
+    // slower.
     r.merge.chunkSortMinPasses = 9;
     r.merge.chunkSortMainMinPasses = 16;
     // The inline scan beat a scan step up to 1024 tiles and lost from 1536.
