@@ -4,15 +4,16 @@
 // give them to it (src/program.cpp, chunksCompared): the merge sort's first step, where workgroup
 // w sorts keys [w * TILE_SIZE, (w + 1) * TILE_SIZE) (the last chunk shorter) and leaves them in
 // sort order for the merge step (merge_rank.comp), and a whole sort of up to TILE_SIZE keys
-// (kFlagMapOut: the caller's keys), as the single-workgroup sort does with a pass per digit. Invocation t sorts the KEYS_PER_THREAD keys at [t * K, (t + 1) * K)
-// in registers, then log2(workgroup size) rounds merge neighbouring sorted runs pairwise through
-// shared memory: an invocation finds where its K places of the merged pair start in each run (a
-// merge-path search) and merges K keys from there. Both steps keep equal keys in input order (the
-// register sort swaps only neighbours, and a merge takes the earlier run's key first), so the
-// sort is stable. Shared memory holds each key's sorted bits and its place in the chunk; the keys
-// and values are read again by that place at the end, so the output binding may be the input
-// buffer (every read comes before the barrier that precedes the writes), and the keys leave as
-// the caller gave them, or in sort order for the merge step.
+// (kFlagMapOut: the caller's keys), as the single-workgroup sort does with a pass per digit.
+// Invocation t sorts the KEYS_PER_THREAD (K) keys at [t * K, (t + 1) * K) in registers, then
+// log2(workgroup size) rounds merge neighbouring sorted runs pairwise through shared memory: an
+// invocation finds where its K places of the merged pair start in each run (a merge-path search)
+// and merges K keys from there. Both steps keep equal keys in input order (the register sort swaps
+// only neighbours, and a merge takes the earlier run's key first), so the sort is stable. Shared
+// memory holds each key's sorted bits and its place in the chunk; the keys and values are read
+// again by that place at the end, so the output binding may be the input buffer (every read comes
+// before the barrier that precedes the writes). Every step that runs it reads the caller's keys
+// (kFlagMapIn).
 
 #define VKSORT_RESTRICT
 #include "common.glsl"
@@ -20,33 +21,24 @@
 
 const uint K = KEYS_PER_THREAD;
 
-// A plane per word: the sorted bits' low (and high) words, and the key's place in the chunk.
-// Word i lives at swizzled(i), which keeps i's row of 32 words and spreads an invocation's run
-// of K consecutive words so that the lanes of a subgroup writing theirs hit distinct banks.
-shared uint s_low[TILE_SIZE];
-#if VKSORT_KEY_WORDS == 2
-shared uint s_high[TILE_SIZE];
-#endif
+// A plane per word: the sorted bits' low (and, for 64-bit keys, high) words, and the key's place
+// in the chunk. Word i of a plane lives at swizzled(i), which keeps i's row of 32 words and
+// spreads an invocation's run of K consecutive words so that the lanes of a subgroup writing
+// theirs hit distinct banks.
+shared uint s_bits[KEY_WORDS * TILE_SIZE];
 shared uint s_place[TILE_SIZE];
 
 uint swizzled(uint i) { return i ^ ((i >> 5u) & 31u); }
 
 uvec2 bitsAt(uint i) {
     uint at = swizzled(i);
-#if VKSORT_KEY_WORDS == 2
-    return uvec2(s_low[at], s_high[at]);
-#else
-    return uvec2(s_low[at], 0u);
-#endif
+    return uvec2(s_bits[at], KEY_WORDS == 2u ? s_bits[TILE_SIZE + at] : 0u);
 }
 
-void storeEntry(uint i, uvec2 bits, uint place) {
+void storeBits(uint i, uvec2 bits) {
     uint at = swizzled(i);
-    s_low[at] = bits.x;
-#if VKSORT_KEY_WORDS == 2
-    s_high[at] = bits.y;
-#endif
-    s_place[at] = place;
+    s_bits[at] = bits.x;
+    if (KEY_WORDS == 2u) s_bits[TILE_SIZE + at] = bits.y;
 }
 
 void main() {
@@ -55,23 +47,12 @@ void main() {
     uint valid = min(count - base, TILE_SIZE);
     uint t = gl_LocalInvocationIndex;
     DigitMap map = digitMap(pc.shift, pc.endBit);
-    DigitMap bitsMap = map;
-    if ((pc.flags & kFlagMapIn) == 0u) {
-        bitsMap.signBit = 0u;
-        bitsMap.descending = 0u;
-        bitsMap.floatMask = 0u;
-    }
 
     // The chunk's sorted bits, read in consecutive lanes and stored by place: places from `valid`
     // on get the largest bits and, being last, stay behind every key.
     [[unroll]] for (uint j = 0u; j < K; ++j) {
         uint slot = j * gl_WorkGroupSize.x + t;
-        uvec2 b = slot < valid ? sortedBits(keysIn[base + slot], bitsMap, pc.endBit) : uvec2(0xFFFFFFFFu);
-        uint at = swizzled(slot);
-        s_low[at] = b.x;
-#if VKSORT_KEY_WORDS == 2
-        s_high[at] = b.y;
-#endif
+        storeBits(slot, slot < valid ? sortedBits(keysIn[base + slot], map, pc.endBit) : uvec2(0xFFFFFFFFu));
     }
     barrier();
 
@@ -94,7 +75,10 @@ void main() {
         }
     }
     barrier();
-    [[unroll]] for (uint j = 0u; j < K; ++j) storeEntry(t * K + j, bits[j], place[j]);
+    [[unroll]] for (uint j = 0u; j < K; ++j) {
+        storeBits(t * K + j, bits[j]);
+        s_place[swizzled(t * K + j)] = place[j];
+    }
 
     // Merge rounds: runs of `run` keys become runs of 2 * run. This invocation writes places
     // [first, first + K) of the pair that starts at `pair`, whose runs are A = [pair, pair + run)
@@ -129,7 +113,10 @@ void main() {
             placeB = takeA ? placeB : nextPlace;
         }
         barrier();
-        [[unroll]] for (uint j = 0u; j < K; ++j) storeEntry(first + j, bits[j], place[j]);
+        [[unroll]] for (uint j = 0u; j < K; ++j) {
+            storeBits(first + j, bits[j]);
+            s_place[swizzled(first + j)] = place[j];
+        }
     }
     barrier();
 
