@@ -22,13 +22,13 @@
  *   the keys that go ahead of it (every pair compared), and after an even pass count a second
  *   copies the result back where the passes would have left it; other counts up to
  *   singleDispatchMaxCount keys, one dispatch that sorts them in one workgroup (by every pass,
- *   or by comparisons); up to a
- *   few tens of thousands (the merge sort, see mergeSortMaxCount), one dispatch sorts each
- *   chunk of singleDispatchMaxCount keys in a workgroup of its own (by every pass, or by
- *   comparisons) and a second places each key among all the chunks' keys (binary searches); otherwise a dispatch that counts the first pass's digits per tile, then per pass a scan of those
- *   counts (none with few tiles: each reorder workgroup then sums them itself) and a reorder
- *   dispatch that also counts the next pass's digits. No workgroup ever waits for
- *   another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records the
+ *   or by comparisons); up to a few tens of thousands (the merge sort, see mergeSortMaxCount),
+ *   one dispatch sorts each chunk of singleDispatchMaxCount keys in a workgroup of its own (by
+ *   every pass, or by comparisons) and a second places each key among all the chunks' keys
+ *   (binary searches); otherwise a dispatch that counts the first pass's digits per tile, then
+ *   per pass a scan of those counts (none with few tiles: each reorder workgroup then sums them
+ *   itself) and a reorder dispatch that also counts the next pass's digits. No workgroup ever
+ *   waits for another, so no forward-progress guarantee is assumed. vksortCmdSortIndirect records the
  *   paths the bindings' maxCount allows and lets the count read on the GPU launch one of them
  *   (see there). A sorter created with
  *   VKSORT_SORTER_CREATE_SKIP_CONSTANT_DIGITS_BIT leaves out the passes whose digit every key
@@ -422,11 +422,11 @@ typedef struct VksortSorterProperties {
      * keys over at least 9 passes, over 16 where tileSize chunks would hold the count), by
      * comparisons: sorted runs merged pairwise in shared memory, equal keys in input order; then
      * the merge step places each key after the keys of every chunk that go ahead of it, found by
-     * binary searches. The chunks lie
-     * in the other buffer of the pair from where the result belongs. vksortCmdSortIndirect takes it
-     * where the rule holds for the bindings' maxCount (vksortTakesMergeSort of maxCount), whatever
-     * the count read: its tile counts, one workgroup, read the count and launch both dispatches
-     * for it. vksortCmdSortSegments never takes it. */
+     * binary searches. The chunks lie in the other buffer of the pair from where the result
+     * belongs. vksortCmdSortIndirect takes it where the rule holds for the bindings' maxCount
+     * (vksortTakesMergeSort of maxCount), whatever the count read: its tile counts, one
+     * workgroup, read the count and launch both dispatches for it. vksortCmdSortSegments never
+     * takes it. */
     uint32_t mergeSortMaxCount;
     /* The count whose share P / K a bit range of P of the key's K passes gives the compare sort
      * (see compareSortMaxCount): the device's tuning row's (12288 on NVIDIA GPUs with 32-wide
