@@ -74,7 +74,7 @@ void main() {
             place[j + 1u] = swap ? p : place[j + 1u];
         }
     }
-    barrier();
+    // (Only this invocation reads or writes its run's places until the next barrier.)
     [[unroll]] for (uint j = 0u; j < K; ++j) {
         storeBits(t * K + j, bits[j]);
         s_place[swizzled(t * K + j)] = place[j];
