@@ -6,37 +6,42 @@
 // chunk, the number of keys that go ahead of it: smaller in the sorted bits, or equal and in an
 // earlier chunk, which came earlier in the input (so equal keys keep their input order).
 //
-// Workgroup w places a block of BLOCK_KEYS consecutive keys of one chunk. They are sorted, so in
-// another chunk the keys that can fall between two of them lie in one window: the workgroup finds
-// each window's ends from a sample of every chunk (every stride-th key) and loads the windows into
-// shared memory, where the binary searches then run, KEY_LANES invocations per key, each over
-// its share of the chunks. A window longer than its room (keys far from uniform, many equal ones)
-// is searched in memory instead, each key's range narrowed by the samples first: slower, as
-// correct.
+// Workgroup w places a block of consecutive keys of one chunk. They are sorted, so in another
+// chunk the keys that can fall between two of them lie in one window: the workgroup finds each
+// window's ends from a sample of every chunk (every stride-th key) and loads the windows into
+// shared memory, where the binary searches then run, several invocations per key, each over its
+// share of the chunks. A window longer than its room (keys far from uniform, many equal ones) is
+// searched in memory instead, each key's range narrowed by the samples first: slower, as correct.
+// The block has one of two shapes, each compiled with its sizes as constants: the usual, or a
+// wider one (kFlagWideBlocks: half the workgroups for the same keys, where they would be many).
 
 #include "common.glsl"
 #include "tile.glsl"
 
 // Chunks the windows have room for (their words: mergeRankSharedMemoryBytes in src/plan.cpp).
 const uint MAX_CHUNKS = kMergeChunks;
-// Invocations per key, each searching its share of the other chunks (the host's divisor of the
-// workgroup size).
+// Invocations per key, each searching its share of the other chunks (the host's divisors of the
+// workgroup size), for either shape of block: the wide blocks' no more.
 layout(constant_id = kSpecMergeKeyLanes) const uint KEY_LANES = 4;
+layout(constant_id = kSpecMergeWideKeyLanes) const uint WIDE_KEY_LANES = 4;
 const uint BLOCK_KEYS = gl_WorkGroupSize.x / KEY_LANES;
-// A window's room: its block's keys fill about half of it where the keys are uniform, and the
-// samples' stride pads each end by less than a stride.
-const uint WINDOW_KEYS = 2u * BLOCK_KEYS;
-const uint SAMPLES = BLOCK_KEYS / 4u;
+const uint WIDE_BLOCK_KEYS = gl_WorkGroupSize.x / WIDE_KEY_LANES;
+// The windows' room, in keys (the host's mergeWindowRoom). Where the keys are uniform a block's
+// keys span about a block of every other chunk, give or take, and the samples' stride pads each
+// end by less than a stride: a usual block's window gets twice the block, a wide block's what the
+// room holds for every chunk but its own.
+layout(constant_id = kSpecMergeWindowRoom) const uint WINDOW_ROOM = 8192;
+const uint SAMPLES = kMergeSamples;
 const uint SAMPLE_ROUNDS = (MAX_CHUNKS * SAMPLES + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
-const uint WINDOW_ROUNDS = MAX_CHUNKS * WINDOW_KEYS / gl_WorkGroupSize.x;
+const uint WINDOW_ROUNDS = (WINDOW_ROOM + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
 
 // Sorted bits, KEY_WORDS words per key.
 shared uint s_samples[MAX_CHUNKS * SAMPLES * KEY_WORDS];
-shared uint s_windows[MAX_CHUNKS * WINDOW_KEYS * KEY_WORDS];
+shared uint s_windows[WINDOW_ROOM * KEY_WORDS];
 // Per chunk: where its window starts and ends within it.
 shared uint s_bounds[2u * kMergeChunks];
 // Per key of the block: its place, summed over its invocations.
-shared uint s_place[BLOCK_KEYS];
+shared uint s_place[WIDE_BLOCK_KEYS];
 
 // The count, read once (an indirect sort's lies in the tables, which every load would read again).
 uint g_count;
@@ -111,19 +116,32 @@ void findWindows(uint chunks, uint own, uint stride, uvec2 firstBits, uvec2 last
     }
 }
 
-bool windowFits(uint chunk) { return s_bounds[2u * chunk + 1u] - s_bounds[2u * chunk] <= WINDOW_KEYS; }
+// A shape's windows in s_windows (constants in each shape's code): `room` keys each, in chunk
+// order, the block's own chunk left out where `skipOwn`.
+struct Windows {
+    uint room;
+    bool skipOwn;
+};
+uint windowSlots(Windows w) { return w.skipOwn ? MAX_CHUNKS - 1u : MAX_CHUNKS; }
+uint windowStart(uint chunk, uint own, Windows w) { return (w.skipOwn && chunk > own ? chunk - 1u : chunk) * w.room; }
+bool windowFits(uint chunk, Windows w) { return s_bounds[2u * chunk + 1u] - s_bounds[2u * chunk] <= w.room; }
 
-// The windows that fit into s_windows, chunk c's at c * WINDOW_KEYS.
-void loadWindows(uint chunks, uint own, DigitMap bits) {
+// The windows that fit into s_windows.
+void loadWindows(uint chunks, uint own, Windows w, DigitMap bits) {
     Key held[WINDOW_ROUNDS];
+    uint room = w.room, end = windowSlots(w) * room;
     [[unroll]] for (uint r = 0u; r < WINDOW_ROUNDS; ++r) {
+        if (r * gl_WorkGroupSize.x >= end) break;
         uint s = gl_LocalInvocationIndex + r * gl_WorkGroupSize.x;
-        uint chunk = s / WINDOW_KEYS, at = s % WINDOW_KEYS;
-        bool inWindow = chunk < chunks && chunk != own && windowFits(chunk) && at < s_bounds[2u * chunk + 1u] - s_bounds[2u * chunk];
+        // (chunks <= MAX_CHUNKS, so past the windows chunk >= chunks.)
+        uint slot = s / room, at = s % room;
+        uint chunk = w.skipOwn && slot >= own ? slot + 1u : slot;
+        bool inWindow = chunk < chunks && chunk != own && windowFits(chunk, w) && at < s_bounds[2u * chunk + 1u] - s_bounds[2u * chunk];
         held[r] = inWindow ? keysIn[chunk * pc.singleMaxCount + s_bounds[2u * chunk] + at] : Key(0u);
     }
     [[unroll]] for (uint r = 0u; r < WINDOW_ROUNDS; ++r) {
         uint s = gl_LocalInvocationIndex + r * gl_WorkGroupSize.x;
+        if (s >= end) break;
         uvec2 b = sortedBits(held[r], bits, pc.endBit);
         s_windows[KEY_WORDS * s] = b.x;
         if (KEY_WORDS == 2u) s_windows[2u * s + 1u] = b.y;
@@ -132,28 +150,29 @@ void loadWindows(uint chunks, uint own, DigitMap bits) {
 
 // How many keys of `chunk` go ahead of a key whose sorted bits are `mine`: in its window, or in
 // the range of its keys the samples narrow it to.
-uint keysAhead(uint chunk, uint stride, uvec2 mine, bool earlier, DigitMap bits) {
+uint keysAhead(uint chunk, uint own, uint stride, Windows w, uvec2 mine, bool earlier, DigitMap bits) {
     uint start = s_bounds[2u * chunk];
-    if (windowFits(chunk)) {
-        return start + aheadIn(kFromWindows, chunk * WINDOW_KEYS, s_bounds[2u * chunk + 1u] - start, mine, earlier, bits);
+    if (windowFits(chunk, w)) {
+        return start + aheadIn(kFromWindows, windowStart(chunk, own, w), s_bounds[2u * chunk + 1u] - start, mine, earlier, bits);
     }
     uvec2 range = sampledRange(chunk, stride, mine, earlier, bits);
     return range.x + aheadIn(kFromKeys, chunk * pc.singleMaxCount + range.x, range.y - range.x, mine, earlier, bits);
 }
 
-void main() {
-    g_count = elementCount();
+// Places this workgroup's block of blockKeys keys, keyLanes invocations per key, its windows laid
+// out as `w` (the constants of one shape).
+void placeBlock(uint blockKeys, uint keyLanes, Windows w) {
     uint chunkKeys = pc.singleMaxCount, count = g_count;
-    uint chunks = vksortCeilDiv(count, chunkKeys), blocks = vksortCeilDiv(chunkKeys, BLOCK_KEYS);
+    uint chunks = vksortCeilDiv(count, chunkKeys), blocks = vksortCeilDiv(chunkKeys, blockKeys);
     uint own = flatWorkgroupIndex() / blocks;
     // (The host merges at most MAX_CHUNKS chunks.)
     if (own >= chunks || chunks > MAX_CHUNKS) return;
     uint begin = own * chunkKeys, length = chunkLength(own);
-    uint first = flatWorkgroupIndex() % blocks * BLOCK_KEYS;
+    uint first = flatWorkgroupIndex() % blocks * blockKeys;
     if (first >= length) return;
-    uint last = min(first + BLOCK_KEYS, length) - 1u;
-    // Invocation (lane, slot) searches chunks lane, lane + KEY_LANES, ... for key `slot`.
-    uint slot = gl_LocalInvocationIndex % BLOCK_KEYS, lane = gl_LocalInvocationIndex / BLOCK_KEYS;
+    uint last = min(first + blockKeys, length) - 1u;
+    // Invocation (lane, slot) searches chunks lane, lane + keyLanes, ... for key `slot`.
+    uint slot = gl_LocalInvocationIndex % blockKeys, lane = gl_LocalInvocationIndex / blockKeys;
     uint i = first + slot;
     bool mine = i <= last;
     DigitMap map = digitMap(pc.shift, pc.endBit), bits = bitsOnly();
@@ -167,11 +186,11 @@ void main() {
     barrier();
     findWindows(chunks, own, stride, firstBits, lastBits, bits);
     barrier();
-    loadWindows(chunks, own, bits);
+    loadWindows(chunks, own, w, bits);
     barrier();
     uint ahead = 0u;
-    for (uint chunk = lane; mine && chunk < chunks; chunk += KEY_LANES) {
-        if (chunk != own) ahead += keysAhead(chunk, stride, keyBits, chunk < own, bits);
+    for (uint chunk = lane; mine && chunk < chunks; chunk += keyLanes) {
+        if (chunk != own) ahead += keysAhead(chunk, own, stride, w, keyBits, chunk < own, bits);
     }
     if (ahead != 0u) atomicAdd(s_place[slot], ahead);
     barrier();
@@ -179,4 +198,13 @@ void main() {
     uint place = s_place[slot];
     keysOut[place] = mapsKeysOut(map) ? callerKey(key, map) : key;
     storeValue(place, valueAt(begin + i, false));
+}
+
+void main() {
+    g_count = elementCount();
+    if ((pc.flags & kFlagWideBlocks) != 0u) {
+        placeBlock(WIDE_BLOCK_KEYS, WIDE_KEY_LANES, Windows(WINDOW_ROOM / (MAX_CHUNKS - 1u), true));
+    } else {
+        placeBlock(BLOCK_KEYS, KEY_LANES, Windows(min(2u * BLOCK_KEYS, WINDOW_ROOM / MAX_CHUNKS), false));
+    }
 }

@@ -81,13 +81,16 @@ struct Creator {
                                       choices.lastPassEarly ? 1u : 0u,
                                       choices.inlineScanLoads,
                                       options.compare.workgroupKeys,
-                                      tile.keyLanes};
+                                      tile.keyLanes,
+                                      tile.wideKeyLanes,
+                                      tile.windowRoom};
         const VkSpecializationMapEntry entries[] = {
             {kSpecWorkgroupSize, 0, 4},       {kSpecKeysPerThread, 4, 4},         {kSpecMaxSubgroups, 8, 4},
             {kSpecExchangeBuffers, 12, 4},    {kSpecScanOneRangeMaxTiles, 16, 4}, {kSpecScanRangeMinTiles, 20, 4},
             {kSpecScanItemsPerThread, 24, 4}, {kSpecVariantPipeline, 28, 4},      {kSpecWholeTileCopies, 32, 4},
             {kSpecEarlyValues, 36, 4},        {kSpecLastPassEarly, 40, 4},        {kSpecInlineScanLoads, 44, 4},
-            {kSpecCompareWorkgroupKeys, 48, 4}, {kSpecMergeKeyLanes, 52, 4},
+            {kSpecCompareWorkgroupKeys, 48, 4}, {kSpecMergeKeyLanes, 52, 4},        {kSpecMergeWideKeyLanes, 56, 4},
+            {kSpecMergeWindowRoom, 60, 4},
         };
         static_assert(sizeof(entries) / sizeof(entries[0]) == sizeof(constants) / sizeof(constants[0]),
                       "a value per constant");

@@ -38,11 +38,18 @@ uint32_t chunkSortSharedMemoryBytes(const TileConfig& config, bool) {
 
 uint32_t mergeRankSharedMemoryBytes(const TileConfig& config, bool) {
     // Sorted bits of keys of config.keyWords words, for kMergeChunks chunks.
-    const uint32_t block = config.workgroupSize / config.keyLanes, words = config.keyWords;
-    return (kMergeChunks * block / 4u * words    // every chunk's samples
-            + kMergeChunks * 2u * block * words  // every other chunk's window
+    const uint32_t block = config.workgroupSize / config.wideKeyLanes, words = config.keyWords;
+    return (kMergeChunks * kMergeSamples * words // every chunk's samples
+            + config.windowRoom * words          // the other chunks' windows
             + 2u * kMergeChunks                  // where the windows start and end
-            + block) * 4u;                       // the block's places
+            + block) * 4u;                       // the wide block's places
+}
+
+uint32_t mergeWindowRoom(const TileConfig& config, uint32_t chunkKeys) {
+    const uint32_t block = config.workgroupSize / config.keyLanes, wide = config.workgroupSize / config.wideKeyLanes;
+    const uint32_t usual = kMergeChunks * 2u * block;
+    if (wide <= block) return usual;
+    return std::max(usual, (kMergeChunks - 1u) * (wide + 3u * ceilDiv(chunkKeys, kMergeSamples)));
 }
 
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool) {

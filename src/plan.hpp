@@ -41,12 +41,16 @@ struct TileConfig {
     // of exchanges; in the reorder a second buffer's shared memory would halve the resident
     // workgroups.
     uint32_t exchangeBuffers = 1;
-    // Specialization constant: invocations per key. The merge sort's merge step only
-    // (TuningRow::Merge, shaders/merge_rank.comp), whose workgroup places workgroupSize / keyLanes keys.
+    // Specialization constants of the merge sort's merge step only (TuningRow::Merge,
+    // shaders/merge_rank.comp): invocations per key, whose workgroup places workgroupSize /
+    // keyLanes keys, and wideKeyLanes (at most keyLanes) for its wide blocks.
     uint32_t keyLanes = 1;
+    uint32_t wideKeyLanes = 1;
     // 32-bit words per key, where a kernel's shared memory depends on them: the merge step's,
     // whose pipelines each serve one key width (its windows hold sorted bits).
     uint32_t keyWords = 1;
+    // Specialization constant: the merge step's room for its windows, in keys (mergeWindowRoom).
+    uint32_t windowRoom = 0;
     uint32_t tileSize() const { return workgroupSize * keysPerThread; }
 };
 
@@ -64,7 +68,8 @@ struct CompareConfig {
 // vksortTakesMergeSort gives it, with maxCount as mergeSortMaxCount (or mergeSortMaxCount64: a
 // sorter has one per key width), sorted in chunks of chunkKeys keys (the single-workgroup sort's
 // tile; src/program.cpp takes main tiles instead where few enough hold the count) and merged by
-// workgroups that each place blockKeys keys (shaders/merge_rank.comp).
+// workgroups that each place blockKeys keys (shaders/merge_rank.comp); direct sorts of at least
+// wideMinCount keys in wide blocks of wideBlockKeys (no fewer) instead.
 struct MergeConfig {
     uint32_t maxCount = 0;
     uint32_t chunkKeys = 0;
@@ -75,6 +80,8 @@ struct MergeConfig {
     bool chunkSort = false;
     uint32_t chunkSortMinPasses = 0;
     uint32_t chunkSortMainMinPasses = 0;
+    uint32_t wideBlockKeys = 0;
+    uint32_t wideMinCount = 0;
 };
 
 // How a sort of many tiles finds each tile's offsets (the tuning row's, src/tuning.hpp): up to
@@ -111,6 +118,12 @@ uint32_t tinySharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t compareSortSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t chunkSortSharedMemoryBytes(const TileConfig& config, bool twin = true);
 uint32_t mergeRankSharedMemoryBytes(const TileConfig& config, bool twin = true);
+
+// The merge step's room for its windows (TileConfig::windowRoom) for chunks of up to chunkKeys
+// keys: for every chunk twice the block, and where wide blocks are wider, for every chunk but
+// the block's own the wide block and three sample strides (one at each end, one for keys
+// unevenly spread), whichever is more.
+uint32_t mergeWindowRoom(const TileConfig& config, uint32_t chunkKeys);
 
 // The largest workgroup the sorter may create: the device's limits, and with a required subgroup
 // size at most maxComputeWorkgroupSubgroups subgroups of that size.

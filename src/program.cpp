@@ -302,7 +302,10 @@ struct Builder {
         const bool compared = chunksCompared(mainFits);
         const bool mainChunks = mainFits && !compared;
         const uint32_t chunkKeys = mainChunks ? mainTile : in.merge.chunkKeys;
-        const uint32_t blocks = ceilDiv(chunkKeys, in.merge.blockKeys);
+        // Wide blocks where the count is known and large (an indirect sort's launch is recorded
+        // for any count up to its capacity).
+        const bool wide = !in.indirect && in.merge.wideMinCount != 0 && in.count >= in.merge.wideMinCount;
+        const uint32_t blocks = ceilDiv(chunkKeys, wide ? in.merge.wideBlockKeys : in.merge.blockKeys);
         if (in.indirect) {
             Step& launch = addLaunch();
             launch.grid = Grid{1, 1};
@@ -319,6 +322,7 @@ struct Builder {
         Step& merge = add(Kernel::MergeRank, 0, odd ? kSetForward : kSetBackward);
         merge.constants.flags |= kFlagMapOut;
         merge.constants.singleMaxCount = chunkKeys;
+        if (wide) merge.constants.flags |= kFlagWideBlocks;
         merge.argsWord = kLaunchTileArgs;
         if (!in.indirect) merge.grid = gridFor(chunks * blocks, in.maxWorkgroupCountX);
         merge.barrier = Barrier::None;

@@ -156,30 +156,49 @@ TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& r
     return c;
 }
 
+// Lanes per key: a power of two, at most kMergeChunks (each lane's share of the windows' loads is
+// then at least one: shaders/merge_rank.comp), and few enough that a block of 4 keys fits the
+// device's workgroup.
+static uint32_t mergeKeyLanes(uint32_t rowLanes, uint32_t limit) {
+    uint32_t lanes = 1;
+    while (lanes * 2 <= std::min(rowLanes, kMergeChunks) && lanes * 8 <= limit) lanes *= 2;
+    return lanes;
+}
+
 TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,
                                  const SubgroupControl& control, uint32_t chunkKeys, uint32_t keyWidth, MergeConfig* launch) {
     TileConfig c = main;
     c.exchangeBuffers = 1;
     c.keysPerThread = 1;
     c.keyWords = keyWidth + 1;
-    const uint32_t rowLanes = keyWidth == 1 ? row.merge.keyLanes64 : row.merge.keyLanes;
-    // Lanes per key: a power of two, at most kMergeChunks (each lane's share of the windows' loads
-    // is then at least one: shaders/merge_rank.comp), and few enough that a block of 4 keys fits
-    // the device's workgroup.
     const uint32_t limit = workgroupLimit(device, control);
-    c.keyLanes = 1;
-    while (c.keyLanes * 2 <= std::min(rowLanes, kMergeChunks) && c.keyLanes * 8 <= limit) c.keyLanes *= 2;
-    // The largest power of two within the row's size and the device's limit, from a block of 4
-    // keys (a sample per four keys), halved until its shared memory fits.
+    c.keyLanes = mergeKeyLanes(keyWidth == 1 ? row.merge.keyLanes64 : row.merge.keyLanes, limit);
+    // Wide blocks are no narrower (the shared memory is sized for them); 64-bit keys have none.
+    const uint32_t rowWideLanes = keyWidth == 0 && row.merge.wideKeyLanes != 0 ? row.merge.wideKeyLanes : c.keyLanes;
+    c.wideKeyLanes = std::min(c.keyLanes, mergeKeyLanes(rowWideLanes, limit));
+    // The largest power of two within the row's size and the device's limit, from blocks of at
+    // least 4 keys, halved until its shared memory fits.
     const uint32_t smallest = 4 * c.keyLanes;
     const uint32_t wanted = std::min(row.merge.workgroupSize, limit);
     for (c.workgroupSize = smallest; c.workgroupSize * 2 <= wanted;) c.workgroupSize *= 2;
-    while (mergeRankSharedMemoryBytes(c) > device.maxSharedMemoryBytes && c.workgroupSize > smallest) c.workgroupSize /= 2;
+    for (;;) {
+        c.windowRoom = mergeWindowRoom(c, chunkKeys);
+        if (mergeRankSharedMemoryBytes(c) <= device.maxSharedMemoryBytes || c.workgroupSize <= smallest) break;
+        c.workgroupSize /= 2;
+    }
+    // Where even that does not fit (little shared memory, large chunks), the windows get what is
+    // left, a key per chunk at least: more of them are then searched in memory.
+    while (c.windowRoom > kMergeChunks && mergeRankSharedMemoryBytes(c) > device.maxSharedMemoryBytes) {
+        const uint32_t over = ceilDiv(mergeRankSharedMemoryBytes(c) - device.maxSharedMemoryBytes, c.keyWords * 4u);
+        c.windowRoom -= std::min(c.windowRoom - kMergeChunks, over);
+    }
     applySubgroupRules(device, control, &c);
     const bool fits = mergeRankSharedMemoryBytes(c) <= device.maxSharedMemoryBytes && c.workgroupSize <= wanted;
     uint32_t maxCount = uint32_t(std::min<uint64_t>(row.merge.maxCount, uint64_t(kMergeChunks) * chunkKeys));
     if (!fits || maxCount <= chunkKeys) maxCount = 0;
     *launch = MergeConfig{maxCount, chunkKeys, c.workgroupSize / c.keyLanes};
+    launch->wideBlockKeys = c.workgroupSize / c.wideKeyLanes;
+    launch->wideMinCount = c.wideKeyLanes < c.keyLanes ? row.merge.wideMinCount : 0u;
     return c;
 }
 

@@ -73,7 +73,9 @@ struct TuningRow {
     // not take, above the single-workgroup sort's count, sort chunks of that sort's tile (or of
     // the main tile, src/program.cpp) in one dispatch and merge them in another (shaders/merge_rank.comp), in workgroups of
     // workgroupSize invocations, keyLanes (a power of two) per 32-bit key and keyLanes64 per
-    // 64-bit key (which sorts take it: vksortTakesMergeSort in the public header). Sorts of at
+    // 64-bit key; direct sorts of at least wideMinCount 32-bit keys with wideKeyLanes (no more
+    // than keyLanes; 0: none) in wider blocks (which sorts take it: vksortTakesMergeSort in the
+    // public header). Sorts of at
     // least chunkSortMinPasses passes sort the chunks by comparisons (shaders/chunk_sort.comp,
     // always on the single-workgroup sort's tile) instead of a pass per digit; of at least
     // chunkSortMainMinPasses where main-tile chunks by passes would hold the count (0: never).
@@ -85,6 +87,8 @@ struct TuningRow {
         uint32_t keyLanes64 = 0;
         uint32_t chunkSortMinPasses = 0;
         uint32_t chunkSortMainMinPasses = 0;
+        uint32_t wideKeyLanes = 0;
+        uint32_t wideMinCount = 0;
     } merge;
     // Sorts of up to inlineMaxTiles tiles have no scan step: each reorder sums the counts of all
     // tiles itself. Above, the scan step: its workgroup (as wide as the device allows up to
@@ -170,6 +174,13 @@ constexpr TuningRow nvidiaRow() {
     r.merge.maxCount = 65536;
     r.merge.workgroupSize = 1024;
     r.merge.keyLanes = 4;
+    // 32-bit keys on the H200, u32 alone and with u32 values: 2 per key (blocks of 512, half the
+    // workgroups, all resident at once) 4-8% faster at 36864 to 65536 keys (u32 65536: 0.0307 ms
+    // against 0.0327); over 6 and 8 chunks of 4096 (an indirect sort's capacity) 5-6% slower, over
+    // main-tile chunks 11-17% slower (too few workgroups); hence direct sorts from 9 chunks of 4096.
+    // 8 per key instead of 4: 2-5% faster up to 16384 keys, 9-12% slower at 24576 and 32768.
+    r.merge.wideKeyLanes = 2;
+    r.merge.wideMinCount = 8 * 4096 + 1;
     // 64-bit keys with 8 per key: blocks of 128 keys, so the windows of 16 chunks fit beside
     // each other as 32-bit keys' do with 4. On the H200, u64 keys: 65536 in 0.065 ms against
     // 0.095 for the passes, 32768 (chunks of 2048) in 0.038 against 0.048 for 8 chunks of 4096 with

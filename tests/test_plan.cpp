@@ -311,20 +311,31 @@ TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", 
     TileConfig main;
     std::string reason;
     REQUIRE(chooseTileConfig(nvidia, tuningFor(nvidia), 0, 0, SubgroupControl{}, &main, &reason));
-    // The row's shape where it fits: 1024 invocations, 4 per 32-bit key and 8 per 64-bit key, up
-    // to 16 chunks of 4096 keys of either width.
+    // The row's shape where it fits: 1024 invocations; per 32-bit key 4 (blocks of 256), 2 (wide
+    // blocks of 512) from 32769 keys, 8 per 64-bit key; up to 16 chunks of 4096 keys of either
+    // width; windows of twice the usual block for every chunk, or of the wide block and three
+    // sample strides (4096 / 64 keys) for every other chunk.
     MergeConfig launch;
     TileConfig c = chooseMergeTileConfig(nvidia, tuningFor(nvidia), main, SubgroupControl{}, 4096, 0, &launch);
     CHECK(c.workgroupSize == 1024);
     CHECK(c.keyLanes == 4);
+    CHECK(c.wideKeyLanes == 2);
+    CHECK(c.windowRoom == 15 * (512 + 3 * 64));
     CHECK(launch.blockKeys == 256);
+    CHECK(launch.wideBlockKeys == 512);
+    CHECK(launch.wideMinCount == 32769);
     CHECK(launch.chunkKeys == 4096);
     CHECK(launch.maxCount == 65536);
+    CHECK(mergeRankSharedMemoryBytes(c) <= nvidia.maxSharedMemoryBytes);
     c = chooseMergeTileConfig(nvidia, tuningFor(nvidia), main, SubgroupControl{}, 4096, 1, &launch);
     CHECK(c.workgroupSize == 1024);
     CHECK(c.keyLanes == 8);
+    CHECK(c.wideKeyLanes == 8);
     CHECK(c.keyWords == 2);
+    CHECK(c.windowRoom == 16 * 2 * 128);
+    CHECK(launch.wideMinCount == 0);
     CHECK(launch.blockKeys == 128);
+    CHECK(launch.wideBlockKeys == 128);
     CHECK(launch.maxCount == 65536);
     CHECK(mergeRankSharedMemoryBytes(c) <= nvidia.maxSharedMemoryBytes);
     // Narrow workgroups, little shared memory, small chunks, rows without a merge sort: a power of
@@ -335,9 +346,11 @@ TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", 
             for (uint32_t chunkKeys : {4096u, 1000u, 64u}) {
                 for (TuningRow::Merge shape : {TuningRow::Merge{65536, 1024, 4, 8}, TuningRow::Merge{5000, 96, 3, 3},
                                                TuningRow::Merge{65536, 1024, 32, 32}, TuningRow::Merge{65536, 64, 64, 64},
+                                               TuningRow::Merge{65536, 1024, 4, 8, 0, 0, 2, 40000}, TuningRow::Merge{65536, 512, 16, 4, 0, 0, 1, 1},
                                                TuningRow::Merge{}}) {
                   for (uint32_t keyWidth : {0u, 1u}) {
                     const uint32_t lanes = keyWidth == 1 ? shape.keyLanes64 : shape.keyLanes;
+                    const uint32_t wideLanes = keyWidth == 0 && shape.wideKeyLanes != 0 ? shape.wideKeyLanes : lanes;
                     DeviceFacts device = typicalGpu();
                     device.maxWorkgroupInvocations = device.maxWorkgroupSizeX = limit;
                     device.maxSharedMemoryBytes = shared;
@@ -354,15 +367,28 @@ TEST_CASE("tuning rows: the merge sort's workgroup and limit fit every device", 
                     // device Vulkan allows (at least 128 invocations, 16 KiB) it fits.
                     CHECK(isPowerOfTwo(c.workgroupSize));
                     CHECK(isPowerOfTwo(c.keyLanes));
+                    CHECK(isPowerOfTwo(c.wideKeyLanes));
                     CHECK(c.keyLanes <= std::max(1u, std::min(lanes, kMergeChunks)));
+                    CHECK(c.wideKeyLanes <= c.keyLanes);
+                    CHECK(c.wideKeyLanes <= std::max(1u, wideLanes));
                     CHECK(c.workgroupSize / c.keyLanes >= 4);
+                    // The windows' room by the rule, or what the smallest devices have room for.
+                    CHECK(c.windowRoom >= kMergeChunks);
+                    CHECK(c.windowRoom <= mergeWindowRoom(c, chunkKeys));
+                    if (shared >= 49152 && limit >= 1024) CHECK(c.windowRoom == mergeWindowRoom(c, chunkKeys));
                     if (limit >= 128) CHECK(c.workgroupSize <= limit);
                     if (shared >= 16384) CHECK(mergeRankSharedMemoryBytes(c) <= shared);
                     if (launch.maxCount == 0) continue;
                     CHECK(launch.maxCount > chunkKeys);
                     CHECK(launch.chunkKeys == chunkKeys);
                     CHECK(c.workgroupSize <= std::min(limit, shape.workgroupSize));
+                    // Each shape's block, the wide one no smaller, and wide blocks only where they
+                    // are wider.
                     CHECK(launch.blockKeys == c.workgroupSize / c.keyLanes);
+                    CHECK(launch.wideBlockKeys == c.workgroupSize / c.wideKeyLanes);
+                    CHECK(launch.wideBlockKeys >= launch.blockKeys);
+                    CHECK(launch.wideMinCount == (c.wideKeyLanes < c.keyLanes ? shape.wideMinCount : 0u));
+                    if (wideLanes >= lanes) CHECK(launch.wideMinCount == 0);
                     CHECK(mergeRankSharedMemoryBytes(c) <= shared);
                   }
                 }

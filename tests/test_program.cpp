@@ -329,8 +329,9 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     const bool index = variant % 2 == 1, compared = variant >= 2;
                     ProgramInput in = input(count, 0, end, keyBits);
                     in.compare = CompareConfig{5000, 512, 32, 5000};
-                    // Comparisons from 5 passes, from 7 where main-tile chunks hold the count.
-                    in.merge = MergeConfig{65536, 4096, 256, compared, 5, 7};
+                    // Comparisons from 5 passes, from 7 where main-tile chunks hold the count;
+                    // blocks of 256 keys, of 512 from 20000 keys.
+                    in.merge = MergeConfig{65536, 4096, 256, compared, 5, 7, 512, 20000};
                     in.indexValues = index;
                     const Program p = build(in);
                     const uint32_t passes = in.passes.passCount, keyPasses = keyBits / 4;
@@ -364,13 +365,15 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                     CHECK(sort.barrier == Barrier::Compute);
                     // Query 1 after the chunk sort, query 2 (and every later one) after the merge.
                     CHECK((sort.firstTimestamp == 1 && sort.timestampCount == 1));
-                    // The merge step, a workgroup per 256 keys of each chunk, writes the result.
+                    // The merge step, a workgroup per block of each chunk, writes the result.
                     const Step& merge = p.steps[1];
+                    const uint32_t block = count >= 20000 ? 512u : 256u;
                     CHECK(merge.kernel == Kernel::MergeRank);
                     CHECK(merge.set == (odd ? kSetForward : kSetBackward));
-                    CHECK((merge.grid.x == chunks * (chunkKeys / 256) && merge.grid.y == 1));
+                    CHECK((merge.grid.x == chunks * (chunkKeys / block) && merge.grid.y == 1));
                     CHECK(merge.constants.count == count);
                     CHECK(merge.constants.singleMaxCount == chunkKeys);
+                    CHECK(((merge.constants.flags & kFlagWideBlocks) != 0) == (block == 512u));
                     CHECK(merge.constants.shift == 0);
                     CHECK(merge.constants.endBit == end);
                     CHECK((merge.constants.flags & (kFlagMapIn | kFlagMapOut | kFlagIndexValues)) == kFlagMapOut);
@@ -389,7 +392,7 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
             for (uint32_t end : {4u, 8u, 12u, 32u}) {
                 ProgramInput indirect = input(capacity, 0, end);
                 indirect.compare = CompareConfig{5000, 512, 32, 5000};
-                indirect.merge = MergeConfig{65536, 4096, 256, compared, 5, 7};
+                indirect.merge = MergeConfig{65536, 4096, 256, compared, 5, 7, 512, 20000};
                 indirect.indirect = true;
                 indirect.countBound = bound;
                 const Program p = build(indirect);
@@ -414,7 +417,9 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                 CHECK((launch.constants.flags & (kFlagIndirect | kFlagChunkLaunch)) == (kFlagIndirect | kFlagChunkLaunch));
                 const uint32_t chunkKeys = mergeChunkKeys(indirect, capacity);
                 CHECK(launch.constants.singleMaxCount == chunkKeys);
-                CHECK(launch.constants.mergeBlocks == chunkKeys / 256);
+                // (Never wide blocks: the launch is recorded for any count up to the capacity.)
+                const uint32_t block = 256u;
+                CHECK(launch.constants.mergeBlocks == chunkKeys / block);
                 CHECK(launch.barrier == Barrier::ComputeAndIndirect);
                 const bool odd = passes % 2 == 1;
                 const Step& sort = p.steps[first + 1];
@@ -431,6 +436,7 @@ TEST_CASE("program: a direct sort of two passes or more above what one workgroup
                 CHECK(merge.argsWord == kLaunchTileArgs);
                 CHECK((merge.constants.flags & (kFlagIndirect | kFlagMapIn | kFlagMapOut)) == (kFlagIndirect | kFlagMapOut));
                 CHECK(merge.constants.singleMaxCount == chunkKeys);
+                CHECK((merge.constants.flags & kFlagWideBlocks) == 0);
                 CHECK(merge.barrier == Barrier::None);
             }
         }

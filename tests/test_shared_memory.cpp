@@ -140,7 +140,9 @@ uint64_t reflectedBytes(const char* name, const TileConfig& tile) {
                                                     {kSpecScanOneRangeMaxTiles, 3072},
                                                     {kSpecScanRangeMinTiles, 256},
                                                     {kSpecScanItemsPerThread, 16},
-                                                    {kSpecMergeKeyLanes, tile.keyLanes}};
+                                                    {kSpecMergeKeyLanes, tile.keyLanes},
+                                                    {kSpecMergeWideKeyLanes, tile.wideKeyLanes},
+                                                    {kSpecMergeWindowRoom, tile.windowRoom}};
     return SharedMemoryReflection(*blob, constants).bytes();
 }
 
@@ -150,10 +152,11 @@ TEST_CASE("shared memory: the host's mirror of every kernel matches its SPIR-V",
     for (const TileConfig& tile : {TileConfig{256, 8, 8, true}, TileConfig{256, 8, 64, false},
                                    TileConfig{16, 4, 4, false}, TileConfig{1024, 16, 32, true},
                                    TileConfig{128, 32, 128, false}, TileConfig{256, 16, 8, true, 2},
-                                   TileConfig{512, 8, 16, true, 2}, TileConfig{1024, 1, 32, true, 1, 4},
-                                   TileConfig{64, 1, 16, false, 1, 8}}) {
+                                   TileConfig{512, 8, 16, true, 2}, TileConfig{1024, 1, 32, true, 1, 4, 2, 1, 10560},
+                                   TileConfig{64, 1, 16, false, 1, 8, 8, 1, 100}}) {
         INFO("tile " << tile.workgroupSize << " x " << tile.keysPerThread << ", " << tile.maxSubgroups << " subgroups, "
-                     << tile.exchangeBuffers << " exchange buffers, " << tile.keyLanes << " invocations per key");
+                     << tile.exchangeBuffers << " exchange buffers, " << tile.keyLanes << " and " << tile.wideKeyLanes
+                     << " invocations per key, windows of " << tile.windowRoom << " keys");
         for (uint32_t kernel = 0; kernel < kKernelCount; ++kernel) {
             const KernelInfo& info = kKernels[kernel];
             for (uint32_t k = 0; k < (info.perKeyWidth ? 2u : 1u); ++k) {

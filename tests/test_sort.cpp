@@ -701,12 +701,11 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
           "in shared memory and too long for it",
           "[sort][merge]") {
     // Rows whose merge sort is unlike the shipped one's: chunks of 256 keys (the single-workgroup
-    // sort's tile), up to 16 chunks, no compare sort; merged by workgroups of 128 invocations, 2
-    // per 32-bit key and 4 per 64-bit key (blocks of 64 and 32 keys, windows of twice that, a
-    // sample every 16 and 32 keys: most windows fit shared memory), or of 16 invocations (blocks
-    // of 8 and 4 keys, windows of 16 and 8, a sample every 128 and 256 keys: fewer invocations
-    // than the 32 window ends of 16 chunks, and most windows too long, searched in memory). Few
-    // distinct keys make long windows too. A third row has a main tile of 128 keys, half the
+    // sort's tile), up to 16 chunks, no compare sort; merged by workgroups of 128 invocations, 4
+    // per key (blocks of 32 keys), 2 per 32-bit key from 1000 keys (wide blocks of 64; a sample
+    // every 4 keys, windows of the block and three samples' strides: most fit shared memory), or
+    // of 16 invocations (blocks of 4 and 8 keys: fewer invocations than the 32 window ends of 16
+    // chunks). Few distinct keys make windows too long for shared memory, searched in memory. A third row has a main tile of 128 keys, half the
     // single-workgroup sort's: chunks of 128 keys up to 16 of them, through single_main, and of
     // 256 keys above. A fourth sorts the chunks of both key widths by comparisons (chunk_sort:
     // 64 invocations of 4 keys, six merge rounds) instead of passes.
@@ -719,7 +718,7 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         row.tile = {64, mainKeys};
         row.single.keysPerThread = 4;
         row.compare.maxCount = 0;
-        row.merge = {4096, workgroup, 2, 4, compared ? 2u : 0u, compared ? 2u : 0u};
+        row.merge = {4096, workgroup, 4, 4, compared ? 2u : 0u, compared ? 2u : 0u, 2, 1000};
         SorterOptions options;
         VksortSorter sorter = rowSorter(row, options);
         const VksortSorterProperties p = vktest::properties(sorter);
