@@ -175,7 +175,7 @@ constexpr TuningRow nvidiaRow() {
     r.merge.workgroupSize = 1024;
     r.merge.keyLanes = 4;
     // 32-bit keys on the H200, u32 alone and with u32 values: 2 per key (blocks of 512, half the
-    // workgroups, all resident at once) 4-8% faster at 36864 to 65536 keys (u32 65536: 0.0307 ms
+    // workgroups, all resident at once) 4-8% faster at 36864 to 65536 keys (u32 65536: 0.0308 ms
     // against 0.0327); over 6 and 8 chunks of 4096 (an indirect sort's capacity) 5-6% slower, over
     // main-tile chunks 11-17% slower (too few workgroups); hence direct sorts from 9 chunks of 4096.
     // 8 per key instead of 4: 2-5% faster up to 16384 keys, 9-12% slower at 24576 and 32768.
