@@ -87,9 +87,8 @@ VKSORT_CONST kSpecMergeWindowRoom = 15u; /* the merge step's room for its window
 
 /* ---- The merge sort (merge_rank.comp) --------------------------------------------------- */
 /* The merge step's shared memory holds a window of every other chunk: room for kMergeChunks
- * chunks; and kMergeSamples keys of every chunk, evenly spaced, from which it finds the windows.
- * 64 samples: 64-bit keys 1-5% faster on the H200 than with 32 (16384 to 65536 keys, their windows
- * of 256 keys then hold a block of 128 more often); 32-bit keys had 64 already. */
+ * chunks; and kMergeSamples keys of every chunk, evenly spaced, from which it finds the windows
+ * (how many was measured beside the tuning row's merge.keyLanes64, src/tuning.hpp). */
 VKSORT_CONST kMergeChunks = 16u;
 VKSORT_CONST kMergeSamples = 64u;
 

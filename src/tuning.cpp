@@ -29,6 +29,15 @@ void applySubgroupRules(const DeviceFacts& device, const SubgroupControl& contro
 // (single workgroup), so 32 leaves tuning room.
 constexpr uint32_t kMaxKeysPerThread = 32;
 
+// Lanes per key: a power of two, at most kMergeChunks (each lane's share of the windows' loads is
+// then at least one: shaders/merge_rank.comp), and few enough that a block of 4 keys fits the
+// device's workgroup.
+uint32_t mergeKeyLanes(uint32_t rowLanes, uint32_t limit) {
+    uint32_t lanes = 1;
+    while (lanes * 2 <= std::min(rowLanes, kMergeChunks) && lanes * 8 <= limit) lanes *= 2;
+    return lanes;
+}
+
 } // namespace
 
 const TuningRow& tuningFor(const DeviceFacts& device) {
@@ -154,15 +163,6 @@ TileConfig chooseCompareTileConfig(const DeviceFacts& device, const TuningRow& r
     const uint32_t share = row.compare.shareCount != 0 ? row.compare.shareCount : row.compare.maxCount;
     *launch = CompareConfig{row.compare.maxCount, c.workgroupSize, keys, share};
     return c;
-}
-
-// Lanes per key: a power of two, at most kMergeChunks (each lane's share of the windows' loads is
-// then at least one: shaders/merge_rank.comp), and few enough that a block of 4 keys fits the
-// device's workgroup.
-static uint32_t mergeKeyLanes(uint32_t rowLanes, uint32_t limit) {
-    uint32_t lanes = 1;
-    while (lanes * 2 <= std::min(rowLanes, kMergeChunks) && lanes * 8 <= limit) lanes *= 2;
-    return lanes;
 }
 
 TileConfig chooseMergeTileConfig(const DeviceFacts& device, const TuningRow& row, const TileConfig& main,

@@ -184,7 +184,9 @@ constexpr TuningRow nvidiaRow() {
     // 64-bit keys with 8 per key: blocks of 128 keys, so the windows of 16 chunks fit beside
     // each other as 32-bit keys' do with 4. On the H200, u64 keys: 65536 in 0.065 ms against
     // 0.095 for the passes, 32768 (chunks of 2048) in 0.038 against 0.048 for 8 chunks of 4096 with
-    // 4 per key; u64:u32 and u64:u64 alike.
+    // 4 per key; u64:u32 and u64:u64 alike. With 64 samples per chunk (kMergeSamples) instead of
+    // 32, 1-5% faster from 16384 to 65536 keys: their windows of 256 keys then hold a block of 128
+    // more often (32-bit keys had 64 already).
     r.merge.keyLanes64 = 8;
     // Chunks by comparisons against passes on the H200, u64 keys alone and with u32 values: at
     // 36864 keys (chunks of 4096) 2-28% faster over 9 to 14 passes (65536 over 16: 0.0489 ms
