@@ -69,17 +69,17 @@ struct TuningRow {
         // than maxCount (0: maxCount's share).
         uint32_t shareCount = 0;
     } compare;
-    // Direct sorts of up to maxCount keys (of either width) that the compare sort does
-    // not take, above the single-workgroup sort's count, sort chunks of that sort's tile (or of
-    // the main tile, src/program.cpp) in one dispatch and merge them in another (shaders/merge_rank.comp), in workgroups of
+    // Direct sorts of up to maxCount keys (of either width) that the compare sort does not take,
+    // above the single-workgroup sort's count (which sorts take it: vksortTakesMergeSort in the
+    // public header), sort chunks of that sort's tile (or of the main tile, src/program.cpp) in
+    // one dispatch and merge them in another (shaders/merge_rank.comp), in workgroups of
     // workgroupSize invocations, keyLanes (a power of two) per 32-bit key and keyLanes64 per
     // 64-bit key; direct sorts of at least wideMinCount 32-bit keys with wideKeyLanes (no more
-    // than keyLanes; 0: none) in wider blocks (which sorts take it: vksortTakesMergeSort in the
-    // public header). Sorts of at
-    // least chunkSortMinPasses passes sort the chunks by comparisons (shaders/chunk_sort.comp,
-    // always on the single-workgroup sort's tile) instead of a pass per digit; of at least
-    // chunkSortMainMinPasses where main-tile chunks by passes would hold the count (0: never).
-    // Sorts in one workgroup follow the same counts, the main tile's up to its keys.
+    // than keyLanes; 0: none) in wider blocks. Sorts of at least chunkSortMinPasses passes sort
+    // the chunks by comparisons (shaders/chunk_sort.comp, always on the single-workgroup sort's
+    // tile) instead of a pass per digit; of at least chunkSortMainMinPasses where main-tile chunks
+    // by passes would hold the count (0: never). Sorts in one workgroup follow the same counts,
+    // the main tile's up to its keys.
     struct Merge {
         uint32_t maxCount = 0;
         uint32_t workgroupSize = 0;
