@@ -719,6 +719,7 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         row.single.keysPerThread = 4;
         row.compare.maxCount = 0;
         row.merge = {4096, workgroup, 4, 4, compared ? 2u : 0u, compared ? 2u : 0u, 2, 1000};
+        vkctx::Context& ctx = vktest::context();
         SorterOptions options;
         VksortSorter sorter = rowSorter(row, options);
         const VksortSorterProperties p = vktest::properties(sorter);
@@ -748,6 +749,43 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
         CHECK(merged[1] >= 20);
         CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 4096) == VK_TRUE);
         CHECK(vksortTakesMergeSort(&p, VKSORT_KEY_TYPE_UINT64, 16, 4097) == VK_FALSE);
+        // vksortCmdSortIndirect takes it by the capacity, for any count read: none, one, one
+        // chunk's keys and one more, partial chunks, the capacity and past it (clamped); through
+        // the bindings and, where the sorter pushes, at record time; u32 and u64 keys with values.
+        vkctx::Buffer countBuffer =
+            ctx.createBuffer(4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        const uint32_t capacity = 4096;
+        for (VksortKeyType key : {VKSORT_KEY_TYPE_UINT32, VKSORT_KEY_TYPE_UINT64}) {
+            REQUIRE(vksortTakesMergeSort(&p, key, vksortKeySize(key) * 2, capacity) == VK_TRUE);
+            for (bool pushed : {false, true}) {
+                if (pushed && (p.flags & VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT) == 0) continue;
+                for (uint32_t count : {0u, 1u, 256u, 257u, 1000u, 3000u, capacity, capacity + 5}) {
+                    const uint32_t sorted = std::min(count, capacity);
+                    INFO("indirect, capacity " << capacity << ", count " << count << (pushed ? ", pushed" : ", bindings")
+                                               << ", " << vksortKeySize(key) * 8 << "-bit keys");
+                    vktest::BindingsRig rig(ctx, sorter, key, VKSORT_VALUE_TYPE_UINT32, capacity);
+                    hostdata::Data input = hostdata::generate(key, VKSORT_VALUE_TYPE_UINT32, sorted,
+                                                              vktest::dist(Distribution::Few, 300), 2400 + count);
+                    rig.load(input);
+                    *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
+                    VksortSortInfo sort = rig.sortInfo(pushed, 0, VKSORT_ORDER_ASCENDING, 0, 0);
+                    VksortSortResult where{};
+                    ctx.submitAndWait([&](VkCommandBuffer cmd) {
+                        vktest::hostToCompute(cmd);
+                        REQUIRE(vksortCmdSortIndirect(cmd, sorter, &sort, countBuffer.buffer, 0, &where) == VK_SUCCESS);
+                        vktest::computeToHost(cmd);
+                    });
+                    auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, 0, 0);
+                    hostdata::Verdict verdict =
+                        hostdata::verify(input, permutation, rig.mapped(where.keys), rig.mapped(where.values));
+                    INFO(verdict.detail);
+                    CHECK(verdict.ok);
+                    CHECK(rig.guardDamage().empty());
+                }
+            }
+        }
+        ctx.destroyBuffer(countBuffer);
+        vktest::requireCleanValidation();
         // Only a sorter that sorts its chunks by comparisons has their pipelines.
         uint32_t pipelineCount = 0;
         REQUIRE(vksortGetSorterPipelines(sorter, &pipelineCount, nullptr) == VK_SUCCESS);
