@@ -239,10 +239,10 @@ VKSORT_FUNC VKSORT_U32 vksortVaryingOffset(VKSORT_U32 rowStride) { return kTileT
 VKSORT_FUNC VKSORT_U32 vksortTablesWords(VKSORT_U32 rowStride) { return vksortVaryingOffset(rowStride) + 2u * rowStride; }
 /* A segmented sorter's tables go on (segments.glsl): the large segments' member of each tile
  * (rowStride words); each classify workgroup's counts of its segments' short, mid-sized, small
- * and large ones and of the large ones' tiles (8 words for each of at most
+ * and large ones and of the large ones' tiles, and its cut (8 words for each of at most
  * vksortClassifyWorkgroups); then the lists of the classes' members, each at most the capacity's
- * segments of more keys than the class below holds: short, mid-sized and small segments'
- * (begin, end), large ones' (begin, end, first tile). */
+ * segments of more keys than the class below holds (the segments listed never overlap):
+ * short, mid-sized and small segments' (begin, end), large ones' (begin, end, first tile). */
 /* The classify step's workgroups: at most 1024, and one per 64 keys of the capacity. */
 VKSORT_FUNC VKSORT_U32 vksortClassifyWorkgroups(VKSORT_U32 maxCount) {
     return maxCount / 64u >= 1024u ? 1024u : maxCount / 64u + 1u;
@@ -250,7 +250,11 @@ VKSORT_FUNC VKSORT_U32 vksortClassifyWorkgroups(VKSORT_U32 maxCount) {
 VKSORT_FUNC VKSORT_U32 vksortTileMembersOffset(VKSORT_U32 rowStride) { return vksortTablesWords(rowStride); }
 VKSORT_FUNC VKSORT_U32 vksortClassifyCountsOffset(VKSORT_U32 rowStride) { return vksortTileMembersOffset(rowStride) + rowStride; }
 VKSORT_CONST kClassifyClasses = 5u; /* short, mid-sized, small, large segments, large segments' tiles */
-VKSORT_CONST kClassifyCounts = 8u; /* words per classify workgroup (kClassifyClasses used) */
+VKSORT_CONST kClassifyCounts = 8u; /* words per classify workgroup (kClassifyClasses used, then its cut) */
+/* The word of a classify workgroup's row after its counts: the first segment of its share whose
+ * end offset lies below its start (both clamped to the count), or kClassifyNoCut. */
+VKSORT_CONST kClassifyCut = kClassifyClasses;
+VKSORT_CONST kClassifyNoCut = 0xFFFFFFFFu;
 VKSORT_FUNC VKSORT_U32 vksortShortListOffset(VKSORT_U32 rowStride, VKSORT_U32 maxCount) {
     return vksortClassifyCountsOffset(rowStride) + kClassifyCounts * vksortClassifyWorkgroups(maxCount);
 }
@@ -369,7 +373,7 @@ static_assert(kLaunchTileArgs + 3u <= kLaunchSingleArgs && kLaunchSingleArgs + 3
                   kLaunchScanArgs + 3u <= kLaunchMidArgs && kLaunchMidArgs + 3u <= kLaunchShortArgs &&
                   kLaunchShortArgs + 3u <= kLaunchWords, "launch arguments fit");
 static_assert(kInfoSingleMembers < kInfoWords, "the segments' info fits");
-static_assert(kClassifyClasses <= kClassifyCounts, "a classify workgroup's counts fit its row");
+static_assert(kClassifyCut < kClassifyCounts, "a classify workgroup's counts and cut fit its row");
 } /* namespace vksort */
 #endif
 

@@ -54,7 +54,8 @@ uint32_t mergeWindowRoom(const TileConfig& config, uint32_t chunkKeys) {
 
 uint32_t classifySharedMemoryBytes(const TileConfig& config, bool) {
     return (config.workgroupSize + 1) * 4u // workgroupExclusiveScan (one-lane subgroups)
-           + kClassifyClasses * 4u;        // per class: the workgroup's count, then its next member
+           + kClassifyClasses * 4u         // per class: the workgroup's count, then its next member
+           + 4u;                           // the least of the invocations' cuts
 }
 
 uint32_t reorderSharedMemoryBytes(const TileConfig& config, bool twin) {

@@ -743,12 +743,15 @@ typedef struct VksortSegmentsInfo {
     uint32_t segmentSize;
     /* Otherwise segmentCount + 1 uint32_t offsets at byte offset offsetsOffset (a multiple of 4)
      * of offsetsBuffer, read by the GPU when the sort executes: segment s is keys
-     * [offsets[s], offsets[s + 1]). The offsets should not decrease; each is clamped to the
-     * count, and a segment whose end lies before its start is empty, so no offsets make the sort
-     * touch anything outside the bound ranges, but the keys of segments that overlap end in an
-     * undefined order. Needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT and a sorter created with
-     * VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT, which reads them in place; write them before the
-     * sort as you write its keys (SYNCHRONIZATION CONTRACT). */
+     * [offsets[s], offsets[s + 1]). The offsets should not decrease. Each is clamped to the
+     * count; the first segment whose end lies before its start is empty, and of the segments
+     * after it only those of up to 128 keys (the tuning row's tiny segments, see
+     * vksortCmdSortSegments) are sorted, the others left as they are; where segments overlap,
+     * the keys and values in the overlap end up undefined (each one of those segments' keys or
+     * values, some perhaps repeated and others lost). No offsets make the sort read or write
+     * anything outside the bound ranges. Needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT and a sorter
+     * created with VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT, which reads them in place; write
+     * them before the sort as you write its keys (SYNCHRONIZATION CONTRACT). */
     VkBuffer offsetsBuffer;
     VkDeviceSize offsetsOffset;
     /* VK_NULL_HANDLE, or with offsets a buffer whose uint32_t at byte offset segmentCountOffset (a
