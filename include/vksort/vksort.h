@@ -83,8 +83,9 @@
  *   Between its own dispatches the sort records the global memory barriers its own writes need:
  *   COMPUTE_SHADER writes to COMPUTE_SHADER reads and writes, and where a dispatch writes what
  *   later ones read as launch arguments or as a uniform buffer, to DRAW_INDIRECT
- *   INDIRECT_COMMAND_READ and UNIFORM_READ too. It binds its own compute
- *   pipeline, descriptor set 0 with its own pipeline layout (which, by Vulkan's
+ *   INDIRECT_COMMAND_READ and UNIFORM_READ too (and after vksortCmdSortIndirect's copy of the
+ *   count, where it copies it, TRANSFER writes to COMPUTE_SHADER reads and writes). It binds its
+ *   own compute pipeline, descriptor set 0 with its own pipeline layout (which, by Vulkan's
  *   layout-compatibility rules, can disturb any compute descriptor set you had bound) and its
  *   push constants: rebind the compute pipeline, every compute descriptor set and the push
  *   constants you rely on afterwards. Graphics state is untouched.
@@ -289,7 +290,7 @@ typedef struct VksortSorterCreateInfo {
     /* Optional host allocation callbacks for the Vulkan objects vksort creates. */
     const VkAllocationCallbacks* pAllocationCallbacks;
     /* Optional pipeline cache used when the sorter compiles its pipelines. Creation compiles
-     * every pipeline the served formats need (7 to 33, 9 to 40 when skipping constant digits;
+     * every pipeline the served formats need (7 to 36, 9 to 43 when skipping constant digits;
      * VKSORT_SORTER_CREATE_SEGMENTED_SORT_BIT adds 9 to 41: six per format, two per key width
      * and one more; see keyTypes), concurrently unless
      * VKSORT_SORTER_CREATE_CALLING_THREAD_ONLY_BIT is set; that is the driver's shader
@@ -311,7 +312,7 @@ typedef struct VksortSorterCreateInfo {
      * tile (workgroup size * keys per thread keys: at most 65536, and they must fit the device's
      * shared memory), which the tile-counts kernel counts in workgroups of the same size or, as
      * the device's tuning chooses, of that size divided by a power of two, each invocation
-     * counting as many times more keys (NVIDIA: half the invocations). Out of range:
+     * counting as many times more keys (every current tuning row: half the invocations). Out of range:
      * VK_ERROR_FEATURE_NOT_PRESENT, with the reason given to pfnMessageCallback. */
     uint32_t workgroupSize;
     uint32_t keysPerThread;
@@ -322,10 +323,12 @@ typedef struct VksortSorterCreateInfo {
      * and value type you will sort; 0 means all of them. Only the pipelines those need are
      * compiled: per key width crossed with no values, 32-bit values (uint32 and index) or
      * 64-bit values a compare sort, two single-workgroup sorts (on the tile of
-     * singleDispatchMaxCount keys and on the main tile, tileSize), a merge step and a reorder;
-     * per key width the tile counts; one shared scan. A renderer that sorts f32 depths with u32
-     * indices pays for 7 pipelines instead of up to 33. Memory requirements and bindings of a
-     * format the sorter does not serve are invalid usage. Unknown bits are invalid usage. */
+     * singleDispatchMaxCount keys and on the main tile, tileSize), a merge step and a reorder,
+     * and for 64-bit keys, where the tuning row and the device's shared memory allow, a chunk
+     * sort by comparisons; per key width the tile counts; one shared scan. A renderer that sorts
+     * f32 depths with u32 indices pays for 7 pipelines instead of up to 36. Memory requirements
+     * and bindings of a format the sorter does not serve are invalid usage. Unknown bits are
+     * invalid usage. */
     uint32_t keyTypes;
     uint32_t valueTypes;
 } VksortSorterCreateInfo;
@@ -382,8 +385,9 @@ typedef struct VksortSorterProperties {
     /* The largest capacity for 32-bit and 64-bit keys with 64-bit values, the tightest case
      * (reported whichever formats the sorter serves): bounded by maxStorageBufferRange (one
      * binding holds a whole array of keys or values: maxStorageBufferRange / 8 for 64-bit values),
-     * by maxComputeWorkGroupCount[0] x [1] tiles (one workgroup per tile) and by 2^32 minus one
-     * tile (positions are 32-bit). Narrower values or none allow more; vksortGetMaxCount gives the
+     * by maxComputeWorkGroupCount[0] x [1] tiles (one workgroup per tile), by 2^32 - 1 minus one
+     * tile (positions are 32-bit) and by the counts tables of that many tiles fitting one binding
+     * (they always do in practice). Narrower values or none allow more; vksortGetMaxCount gives the
      * exact maximum of each key and value type. */
     uint32_t maxCount32;
     uint32_t maxCount64;
@@ -700,8 +704,10 @@ VkResult vksortCmdSort(VkCommandBuffer commandBuffer, VksortSorter sorter, const
  * maxCount is clamped to maxCount: the first maxCount keys are sorted and nothing past the
  * ranges is touched. Launches are sized on the GPU from the count (no host round trip): the
  * first dispatch, the tile counts, launches a workgroup per tile of maxCount (those past the
- * count return at once), every later one only the work the count needs, and the dispatches of
- * the path a count does not take (the single-workgroup sort, or the passes) no workgroup. What is
+ * count return at once), every later one only the work the count needs (the compare sort's copy
+ * back as many workgroups as the compare sort, those past the count returning at once), and the
+ * dispatches of the path a count does not take (the single-workgroup sort, or the passes) no
+ * workgroup. What is
  * recorded depends on the bindings' maxCount, which bounds the count: where the compare sort's
  * rule holds for maxCount (see compareSortMaxCount), the tile counts (one workgroup, which reads
  * the count and launches the rest), the compare sort and, for an even pass count, its copy back;
@@ -789,7 +795,8 @@ typedef struct VksortSegmentsInfo {
  * does not apply). With a timestamp query pool it writes vksortTimestampQueryCount(passCount)
  * queries: query 0 before, query 1 after the small segments' dispatches and the large ones'
  * first (their digit counts), query 2 + p after pass p's. Returns
- * VK_ERROR_VALIDATION_FAILED_EXT for what vksortCmdSort refuses, a NULL pSegments, a sorter
+ * VK_ERROR_VALIDATION_FAILED_EXT for what vksortCmdSort refuses, a NULL pSegments or a non-NULL
+ * pSegments->pNext, a sorter
  * without the flag, segmentCount 0 or above 2^31, offsets without push descriptors or with a
  * VK_NULL_HANDLE buffer, an offsetsOffset that is not a multiple of 4 or whose offsets wrap or pass
  * maxStorageBufferRange, offsets inside the scratch range, or a segmentCountBuffer with uniform
