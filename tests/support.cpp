@@ -439,6 +439,25 @@ std::string BindingsRig::guardDamage() const {
     return "";
 }
 
+void sortIndirectAndCheck(vkctx::Context& ctx, VksortSorter sorter, BindingsRig& rig, const hostdata::Data& input,
+                          const vkctx::Buffer& countBuffer, uint32_t count, bool pushed, VksortOrder order,
+                          uint32_t beginBit, uint32_t endBit) {
+    rig.load(input);
+    *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
+    VksortSortInfo sort = rig.sortInfo(pushed, 0, order, beginBit, endBit);
+    VksortSortResult where{};
+    ctx.submitAndWait([&](VkCommandBuffer cmd) {
+        hostToCompute(cmd);
+        REQUIRE(vksortCmdSortIndirect(cmd, sorter, &sort, countBuffer.buffer, 0, &where) == VK_SUCCESS);
+        computeToHost(cmd);
+    });
+    auto permutation = hostdata::referencePermutation(input, order, beginBit, endBit);
+    hostdata::Verdict verdict = hostdata::verify(input, permutation, rig.mapped(where.keys), rig.mapped(where.values));
+    INFO(verdict.detail);
+    CHECK(verdict.ok);
+    CHECK(rig.guardDamage().empty());
+}
+
 // ---- Cases --------------------------------------------------------------------------------------
 
 std::string Case::describe() const {

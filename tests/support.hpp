@@ -207,6 +207,14 @@ private:
     VksortBindings bindings_ = VK_NULL_HANDLE;
 };
 
+// Sorts `input`, loaded into `rig`, with vksortCmdSortIndirect (through the bindings, or at
+// record time where `pushed`), the count `count` written first into the host-visible
+// `countBuffer` (clamped to the rig's capacity by the sort); checks the result against `input`
+// sorted on the host, and the guard bands.
+void sortIndirectAndCheck(vkctx::Context& ctx, VksortSorter sorter, BindingsRig& rig, const hostdata::Data& input,
+                          const vkctx::Buffer& countBuffer, uint32_t count, bool pushed, VksortOrder order,
+                          uint32_t beginBit, uint32_t endBit);
+
 // One sort, described the way sort-test's options describe it.
 struct Case {
     VksortKeyType key = VKSORT_KEY_TYPE_UINT32;

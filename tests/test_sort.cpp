@@ -393,20 +393,7 @@ TEST_CASE("counts read on the GPU through scan steps of one range and of several
                 hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_UINT32, VKSORT_VALUE_TYPE_UINT32, count,
                                                           vktest::dist(skip ? Distribution::Bits : Distribution::Uniform, 20),
                                                           2100 + count);
-                rig.load(input);
-                *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
-                VksortSortInfo sort = rig.sortInfo(pushed, 0, VKSORT_ORDER_ASCENDING, 0, 32);
-                VksortSortResult where{};
-                ctx.submitAndWait([&](VkCommandBuffer cmd) {
-                    vktest::hostToCompute(cmd);
-                    REQUIRE(vksortCmdSortIndirect(cmd, sorter, &sort, countBuffer.buffer, 0, &where) == VK_SUCCESS);
-                    vktest::computeToHost(cmd);
-                });
-                auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, 0, 32);
-                hostdata::Verdict verdict = hostdata::verify(input, permutation, rig.mapped(where.keys), rig.mapped(where.values));
-                INFO(verdict.detail);
-                CHECK(verdict.ok);
-                CHECK(rig.guardDamage().empty());
+                vktest::sortIndirectAndCheck(ctx, sorter, rig, input, countBuffer, count, pushed, VKSORT_ORDER_ASCENDING, 0, 32);
                 ++sorted;
             }
         }
@@ -671,21 +658,8 @@ TEST_CASE("the compare sort: every key and value type, both orders, bit ranges, 
                     vktest::BindingsRig rig(ctx, sorter, VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, capacity);
                     hostdata::Data input = hostdata::generate(VKSORT_KEY_TYPE_FLOAT32, VKSORT_VALUE_TYPE_UINT32, sorted,
                                                               vktest::dist(Distribution::Few, 5), 1800 + count);
-                    rig.load(input);
-                    *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
-                    VksortSortInfo sort = rig.sortInfo(pushed, 0, VKSORT_ORDER_DESCENDING, 0, endBit);
-                    VksortSortResult where{};
-                    ctx.submitAndWait([&](VkCommandBuffer cmd) {
-                        vktest::hostToCompute(cmd);
-                        REQUIRE(vksortCmdSortIndirect(cmd, sorter, &sort, countBuffer.buffer, 0, &where) == VK_SUCCESS);
-                        vktest::computeToHost(cmd);
-                    });
-                    auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_DESCENDING, 0, endBit);
-                    hostdata::Verdict verdict =
-                        hostdata::verify(input, permutation, rig.mapped(where.keys), rig.mapped(where.values));
-                    INFO(verdict.detail);
-                    CHECK(verdict.ok);
-                    CHECK(rig.guardDamage().empty());
+                    vktest::sortIndirectAndCheck(ctx, sorter, rig, input, countBuffer, count, pushed, VKSORT_ORDER_DESCENDING,
+                                                 0, endBit);
                     ++compared;
                 }
             }
@@ -766,21 +740,7 @@ TEST_CASE("the merge sort: every key and value type, both orders, bit ranges, pa
                     vktest::BindingsRig rig(ctx, sorter, key, VKSORT_VALUE_TYPE_UINT32, capacity);
                     hostdata::Data input = hostdata::generate(key, VKSORT_VALUE_TYPE_UINT32, sorted,
                                                               vktest::dist(Distribution::Few, 300), 2400 + count);
-                    rig.load(input);
-                    *static_cast<uint32_t*>(countBuffer.mapped) = count; // (the submission makes it visible)
-                    VksortSortInfo sort = rig.sortInfo(pushed, 0, VKSORT_ORDER_ASCENDING, 0, 0);
-                    VksortSortResult where{};
-                    ctx.submitAndWait([&](VkCommandBuffer cmd) {
-                        vktest::hostToCompute(cmd);
-                        REQUIRE(vksortCmdSortIndirect(cmd, sorter, &sort, countBuffer.buffer, 0, &where) == VK_SUCCESS);
-                        vktest::computeToHost(cmd);
-                    });
-                    auto permutation = hostdata::referencePermutation(input, VKSORT_ORDER_ASCENDING, 0, 0);
-                    hostdata::Verdict verdict =
-                        hostdata::verify(input, permutation, rig.mapped(where.keys), rig.mapped(where.values));
-                    INFO(verdict.detail);
-                    CHECK(verdict.ok);
-                    CHECK(rig.guardDamage().empty());
+                    vktest::sortIndirectAndCheck(ctx, sorter, rig, input, countBuffer, count, pushed, VKSORT_ORDER_ASCENDING, 0, 0);
                 }
             }
         }
