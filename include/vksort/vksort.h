@@ -752,10 +752,11 @@ typedef struct VksortSegmentsInfo {
      * [offsets[s], offsets[s + 1]). The offsets should not decrease. Each is clamped to the
      * count; the first segment whose end lies before its start is empty, and of the segments
      * after it only those of up to 128 keys (the tuning row's tiny segments, see
-     * vksortCmdSortSegments) are sorted, the others left as they are; where segments overlap,
-     * the keys and values in the overlap end up undefined (each one of those segments' keys or
-     * values, some perhaps repeated and others lost). No offsets make the sort read or write
-     * anything outside the bound ranges. Needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT and a sorter
+     * vksortCmdSortSegments) are sorted, the others left as they are in your buffers (where the
+     * result is in the scratch buffer, their positions there are undefined); where segments
+     * overlap, the keys and values in the overlap end up undefined (each one of those segments'
+     * keys or values, some perhaps repeated and others lost). No offsets make the sort read or
+     * write anything outside the bound ranges. Needs VK_BUFFER_USAGE_STORAGE_BUFFER_BIT and a sorter
      * created with VKSORT_SORTER_CREATE_PUSH_DESCRIPTORS_BIT, which reads them in place; write
      * them before the sort as you write its keys (SYNCHRONIZATION CONTRACT). */
     VkBuffer offsetsBuffer;
