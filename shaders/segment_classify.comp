@@ -45,7 +45,6 @@ uvec2 rangeOf(uint segment) {
 // Whether a segment's end offset lies below its start, both clamped to the count.
 bool decreases(uvec2 offsets) { return min(offsets.y, pc.count) < min(offsets.x, pc.count); }
 
-
 // A segment's share of each class: one in its class (none for a tiny one), and a large one's
 // tiles.
 void classOf(uvec2 range, out uint c[kClassifyClasses]) {

@@ -19,7 +19,8 @@
 // [s * size, (s + 1) * size); otherwise two of the caller's offsets, which the host binds at
 // kBindingTables (push descriptors: the sort reads them in place) from word pc.offsetsWord. Both
 // are clamped to the count and end to at least begin, so offsets past the count or decreasing
-// never reach outside the ranges.
+// never reach outside the ranges; and the classify step lists no segment from the first that
+// decreases on (segment_classify.comp), so the segments it lists never overlap.
 
 layout(set = 0, binding = kBindingSegmentCountIn, std430) readonly buffer SegmentCountIn { uint segmentCountIn[]; };
 
